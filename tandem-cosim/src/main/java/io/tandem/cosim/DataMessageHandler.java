@@ -1,0 +1,10 @@
+package io.tandem.cosim;
+
+/** Receives data messages; called on the subscribing participant's thread, one call at a time. */
+@FunctionalInterface
+public interface DataMessageHandler {
+    /**
+     * @param event the message; its payload must not be modified
+     */
+    void onData(DataMessageEvent event);
+}

@@ -1,0 +1,89 @@
+package io.tandem.cosim;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * A participant's lifecycle (SIL Kit's state machine). Handlers run on the participant's thread;
+ * set them before {@link #startLifecycle()}. An exception thrown by a communication-ready,
+ * starting or stop handler moves the participant to {@link ParticipantState#ERROR}.
+ */
+public interface LifecycleService {
+    /**
+     * Creates the time-sync service of this lifecycle (once).
+     *
+     * @return the service
+     * @throws ConfigurationException if called twice or after {@link #startLifecycle()}
+     */
+    TimeSyncService createTimeSyncService();
+
+    /**
+     * Starts the lifecycle: announces the services and walks the states.
+     *
+     * @return completes with the final state ({@link ParticipantState#SHUTDOWN}) once shut down
+     * @throws IllegalStateException if called twice
+     */
+    CompletableFuture<ParticipantState> startLifecycle();
+
+    /**
+     * Stops the simulation of this participant (Running or Paused: Stopping, Stopped, Shutdown;
+     * Error: shutdown; elsewhere ignored with a warning). Safe from any thread.
+     *
+     * @param reason recorded in the participant status
+     */
+    void stop(String reason);
+
+    /**
+     * Pauses a running participant. Safe from any thread.
+     *
+     * @param reason recorded in the participant status
+     * @throws IllegalStateException if not Running (the participant also enters Error)
+     */
+    void pause(String reason);
+
+    /**
+     * Continues a paused participant. Safe from any thread.
+     *
+     * @throws IllegalStateException if not Paused (the participant also enters Error)
+     */
+    void continueSimulation();
+
+    /**
+     * Moves the participant to Error (ignored before {@link #startLifecycle()} and after shutdown).
+     *
+     * @param reason recorded in the participant status
+     */
+    void reportError(String reason);
+
+    /** @return the current state; safe from any thread */
+    ParticipantState state();
+
+    /** @return the operation mode given at creation */
+    OperationMode operationMode();
+
+    /** @param handler runs when communication is ready, before ReadyToRun */
+    void setCommunicationReadyHandler(Runnable handler);
+
+    /**
+     * Sets a handler after which the participant stays CommunicationInitialized until
+     * {@link #completeCommunicationReadyHandlerAsync()} is called.
+     *
+     * @param handler runs when communication is ready
+     */
+    void setCommunicationReadyHandlerAsync(Runnable handler);
+
+    /** Completes the asynchronous communication-ready handler; safe from any thread. */
+    void completeCommunicationReadyHandlerAsync();
+
+    /** @param handler runs before Running, for participants without time sync */
+    void setStartingHandler(Runnable handler);
+
+    /** @param handler runs in Stopping */
+    void setStopHandler(Runnable handler);
+
+    /** @param handler runs in ShuttingDown; its exceptions are ignored */
+    void setShutdownHandler(Runnable handler);
+
+    /** @param handler runs in Aborting with the state before the abort */
+    void setAbortHandler(Consumer<ParticipantState> handler);
+}

@@ -1,0 +1,1137 @@
+package io.tandem.cosim.internal;
+
+import io.tandem.cosim.ConfigurationException;
+import io.tandem.cosim.DataMessageEvent;
+import io.tandem.cosim.DataMessageHandler;
+import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.DataSubscriber;
+import io.tandem.cosim.LifecycleService;
+import io.tandem.cosim.OperationMode;
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.ParticipantState;
+import io.tandem.cosim.ParticipantStatus;
+import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.RpcCallEvent;
+import io.tandem.cosim.RpcCallHandler;
+import io.tandem.cosim.RpcCallResultEvent;
+import io.tandem.cosim.RpcCallResultHandler;
+import io.tandem.cosim.RpcCallStatus;
+import io.tandem.cosim.RpcClient;
+import io.tandem.cosim.RpcServer;
+import io.tandem.cosim.RpcSpec;
+import io.tandem.cosim.SystemController;
+import io.tandem.cosim.SystemMonitor;
+import io.tandem.cosim.SystemState;
+import io.tandem.cosim.TandemException;
+import io.tandem.cosim.VirtualTime;
+import io.tandem.cosim.msg.BarrierReply;
+import io.tandem.cosim.msg.BarrierRequest;
+import io.tandem.cosim.msg.CosimMessage;
+import io.tandem.cosim.msg.DataMessage;
+import io.tandem.cosim.msg.LifecycleAnnouncement;
+import io.tandem.cosim.msg.RpcCall;
+import io.tandem.cosim.msg.RpcResult;
+import io.tandem.cosim.msg.ServiceAnnouncement;
+import io.tandem.cosim.msg.ServiceKind;
+import io.tandem.cosim.msg.StatusUpdate;
+import io.tandem.cosim.msg.SystemCommand;
+import io.tandem.cosim.msg.WorkflowConfiguration;
+import io.tandem.cosim.spi.Transport;
+import io.tandem.cosim.spi.TransportListener;
+import io.tandem.cosim.spi.TransportSession;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Implementation notes.
+ *
+ * One participant = one worker thread (SIL Kit's I/O worker): every handler runs on it, one at a
+ * time, and all participant state below marked "worker" is touched only there. Transports call
+ * the TransportListener methods from their own threads; those only enqueue into the MPSC inbox
+ * (or, for NextSimTask, write the sender's PeerClock) and signal the worker.
+ *
+ * Ordering argument for time sync (the "no message with timestamp < T arrives after step T
+ * starts" guarantee): a sender enqueues its data messages before it writes its PeerClock
+ * (program order, then a volatile write). The worker decides to advance from PeerClock reads,
+ * then drains the inbox once more; every message enqueued before the announcements it read is in
+ * the inbox by then, so an empty second drain proves nothing earlier is pending.
+ *
+ * Idling: spin, then yield, then park; producers unpark only a parked worker (Dekker-style
+ * signalled/parked volatiles), so a busy lockstep pays no syscalls.
+ */
+
+/**
+ * The transport-independent participant: implements {@link Participant} on top of a
+ * {@link TransportSession}. Public only so the API package can create it.
+ */
+public final class ParticipantCore implements Participant, TransportListener {
+    private static final Logger LOG = LoggerFactory.getLogger(ParticipantCore.class);
+    private static final int SPIN_LIMIT = 64;
+    private static final int YIELD_LIMIT = 128;
+    private static final long WALL_TICK_NS = 100_000;
+
+    private final String simulationName;
+    private final String name;
+    private final LongSupplier wallClockNs;
+    private final Thread worker;
+    private final ConcurrentLinkedQueue<Object> inbox = new ConcurrentLinkedQueue<>();
+    private volatile TransportSession session;
+    private volatile int selfId;
+    private volatile boolean running = true;
+    private volatile boolean signalled;
+    private volatile boolean parked;
+
+    // written by transport threads
+    private final Object clockLock = new Object();
+    private volatile PeerClock[] clocksById = new PeerClock[8];
+    private final ConcurrentHashMap<String, Integer> connectedNames = new ConcurrentHashMap<>();
+
+    // worker
+    private final Map<Integer, Peer> peers = new LinkedHashMap<>();
+    /** time-synced, connected peers' clocks, for the allocation-free advance check (worker) */
+    PeerClock[] syncedClocks = new PeerClock[0];
+    private final List<LocalPublisher> publishers = new ArrayList<>();
+    private final List<LocalSubscriber> subscribers = new ArrayList<>();
+    private final List<LocalRpcClient> rpcClients = new ArrayList<>();
+    private final List<LocalRpcServer> rpcServers = new ArrayList<>();
+    private int nextServiceId;
+    final SystemStateTracker tracker = new SystemStateTracker();
+    private volatile SystemState systemState = SystemState.INVALID;
+    private final List<Consumer<ParticipantStatus>> statusHandlers = new ArrayList<>();
+    private final List<Consumer<SystemState>> systemStateHandlers = new ArrayList<>();
+    private final List<Consumer<String>> connectedHandlers = new ArrayList<>();
+    private final List<Consumer<String>> disconnectedHandlers = new ArrayList<>();
+    private WorkflowConfiguration workflowConfiguration;
+    private boolean workflowConfigurationOwner;
+    private final Map<Long, Barrier> barriers = new LinkedHashMap<>();
+    private long nextBarrierId;
+
+    private volatile ParticipantLifecycle lifecycle;
+    private SystemMonitor monitor;
+    private SystemController controller;
+
+    // rpc, touched from any thread
+    private final AtomicLong callIds = new AtomicLong();
+    private final AtomicLong serverCallHandles = new AtomicLong();
+    private final ConcurrentHashMap<Long, PendingCall> pendingCalls = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, ServerCall> serverCalls = new ConcurrentHashMap<>();
+    private volatile int wallTimedCalls;
+
+    private ParticipantCore(String simulationName, String name, LongSupplier wallClockNs) {
+        this.simulationName = simulationName;
+        this.name = name;
+        this.wallClockNs = wallClockNs;
+        this.worker = new Thread(this::runWorker, "tandem-participant-" + name);
+        this.worker.setDaemon(true);
+    }
+
+    /**
+     * Connects a participant (see {@link Participant#connect}).
+     *
+     * @param registryUri     registry URI
+     * @param simulationName  simulation name
+     * @param participantName participant name
+     * @return the connected participant
+     */
+    public static Participant connect(String registryUri, String simulationName, String participantName) {
+        requireName(simulationName, "simulation name");
+        requireName(participantName, "participant name");
+        URI uri = Transports.parse(registryUri);
+        Transport transport = Transports.forScheme(uri);
+        ParticipantCore core = new ParticipantCore(simulationName, participantName, System::nanoTime);
+        core.session = transport.join(uri, simulationName, participantName, core);
+        core.selfId = core.session.peerId();
+        core.connectedNames.put(participantName, core.selfId);
+        core.worker.start();
+        return core;
+    }
+
+    private static void requireName(String value, String what) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be null or empty");
+        }
+    }
+
+    // ---------------------------------------------------------------- transport listener (any thread)
+
+    @Override
+    public void onPeerJoined(int peerId, String participantName) {
+        synchronized (clockLock) {
+            PeerClock[] clocks = clocksById;
+            if (peerId >= clocks.length) {
+                clocks = Arrays.copyOf(clocks, Math.max(peerId + 1, clocks.length * 2));
+            } else {
+                clocks = clocks.clone();
+            }
+            clocks[peerId] = new PeerClock(peerId);
+            clocksById = clocks;
+        }
+        connectedNames.put(participantName, peerId);
+        post(new Joined(peerId, participantName));
+    }
+
+    @Override
+    public void onPeerLeft(int peerId, String participantName, boolean connectionLost) {
+        connectedNames.remove(participantName, peerId);
+        post(new Left(peerId, participantName, connectionLost));
+    }
+
+    @Override
+    public void onMessage(int fromPeerId, CosimMessage message) {
+        post(new Inbound(fromPeerId, message));
+    }
+
+    @Override
+    public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
+        PeerClock[] clocks = clocksById;
+        if (fromPeerId < clocks.length) {
+            PeerClock c = clocks[fromPeerId];
+            if (c != null) {
+                c.durationNs = durationNs;
+                c.nextNs = timePointNs;
+            }
+        }
+        signal();
+    }
+
+    // ---------------------------------------------------------------- worker loop
+
+    private void post(Object event) {
+        inbox.offer(event);
+        signal();
+    }
+
+    void signal() {
+        signalled = true;
+        if (parked) {
+            LockSupport.unpark(worker);
+        }
+    }
+
+    private void runWorker() {
+        int idle = 0;
+        while (running) {
+            signalled = false;
+            int work = drain();
+            ParticipantLifecycle lc = lifecycle;
+            if (lc != null) {
+                work += lc.doWork();
+            }
+            if (wallTimedCalls > 0) {
+                work += expireWallTimeouts(wallClockNs.getAsLong());
+            }
+            if (work > 0) {
+                idle = 0;
+            } else {
+                idle = idle(idle);
+            }
+        }
+        drain();
+    }
+
+    private int idle(int idle) {
+        if (idle < SPIN_LIMIT) {
+            Thread.onSpinWait();
+        } else if (idle < SPIN_LIMIT + YIELD_LIMIT) {
+            Thread.yield();
+        } else {
+            parked = true;
+            if (!signalled && running) {
+                if (wallTimedCalls > 0) {
+                    LockSupport.parkNanos(this, WALL_TICK_NS);
+                } else {
+                    LockSupport.park(this);
+                }
+            }
+            parked = false;
+            return SPIN_LIMIT;
+        }
+        return idle + 1;
+    }
+
+    /**
+     * Handles every queued event.
+     *
+     * @return the number handled
+     */
+    int drain() {
+        int n = 0;
+        Object e;
+        while ((e = inbox.poll()) != null) {
+            n++;
+            try {
+                dispatch(e);
+            } catch (RuntimeException ex) {
+                LOG.error("participant '{}': failure while handling {}", name, e.getClass().getSimpleName(), ex);
+            }
+        }
+        return n;
+    }
+
+    private void dispatch(Object e) {
+        if (e instanceof Inbound in) {
+            onInbound(in.from, in.message);
+        } else if (e instanceof Runnable task) {
+            task.run();
+        } else if (e instanceof Joined j) {
+            onJoined(j);
+        } else if (e instanceof Left l) {
+            onLeft(l);
+        }
+    }
+
+    boolean onWorkerThread() {
+        return Thread.currentThread() == worker;
+    }
+
+    /** Runs a task on the worker and waits for it (directly if already on the worker). */
+    <T> T callOnWorker(Callable<T> task) {
+        if (onWorkerThread()) {
+            try {
+                return task.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new TandemException(e.getMessage(), e);
+            }
+        }
+        if (!running) {
+            throw new IllegalStateException("participant '" + name + "' is closed");
+        }
+        FutureTask<T> f = new FutureTask<>(task);
+        post(f);
+        try {
+            return f.get();
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new TandemException("interrupted while waiting for participant '" + name + "'", ie);
+        } catch (ExecutionException ee) {
+            if (ee.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new TandemException(ee.getCause().getMessage(), ee.getCause());
+        }
+    }
+
+    void runOnWorker(Runnable task) {
+        callOnWorker(() -> {
+            task.run();
+            return null;
+        });
+    }
+
+    /** Queues a task for the worker without waiting. */
+    void defer(Runnable task) {
+        post(task);
+    }
+
+    // ---------------------------------------------------------------- membership (worker)
+
+    private void onJoined(Joined j) {
+        PeerClock clock = clocksById[j.id];
+        Peer p = new Peer(j.id, j.name, clock);
+        peers.put(j.id, p);
+        // history-1 state and discovery are replayed to the newcomer
+        TransportSession s = session;
+        for (LocalPublisher pub : publishers) {
+            s.send(p.id, announcement(ServiceKind.DATA_PUBLISHER, pub.id, pub.spec.topic(), pub.spec.mediaType(),
+                    pub.spec.labels(), pub.history));
+        }
+        for (LocalSubscriber sub : subscribers) {
+            s.send(p.id, announcement(ServiceKind.DATA_SUBSCRIBER, sub.id, sub.spec.topic(), sub.spec.mediaType(),
+                    sub.spec.labels(), 0));
+        }
+        for (LocalRpcClient c : rpcClients) {
+            s.send(p.id, announcement(ServiceKind.RPC_CLIENT, c.id, c.spec.functionName(), c.spec.mediaType(),
+                    c.spec.labels(), 0));
+        }
+        for (LocalRpcServer srv : rpcServers) {
+            s.send(p.id, announcement(ServiceKind.RPC_SERVER, srv.id, srv.spec.functionName(), srv.spec.mediaType(),
+                    srv.spec.labels(), 0));
+        }
+        ParticipantLifecycle lc = lifecycle;
+        if (lc != null && lc.announced()) {
+            s.send(p.id, lc.announcement());
+            s.send(p.id, new StatusUpdate(lc.state(), lc.reason()));
+        }
+        if (workflowConfigurationOwner) {
+            s.send(p.id, workflowConfiguration);
+        }
+        if (lc != null) {
+            lc.onPeerDiscovered();
+        }
+        for (Consumer<String> h : List.copyOf(connectedHandlers)) {
+            safeRun(() -> h.accept(j.name), "participant connected handler");
+        }
+    }
+
+    private void onLeft(Left l) {
+        Peer p = peers.remove(l.id);
+        if (p == null) {
+            return;
+        }
+        for (LocalPublisher pub : publishers) {
+            pub.removePeer(p.id);
+        }
+        for (LocalRpcClient c : rpcClients) {
+            c.removePeer(p.id);
+        }
+        if (p.timeSynced) {
+            p.timeSynced = false;
+            rebuildSyncedClocks();
+        }
+        // a participant gone without reaching Shutdown lost its connection (SIL Kit SystemMonitor)
+        ParticipantState last = p.status == null ? null : p.status.state();
+        if (last != null && last != ParticipantState.SHUTDOWN && last != ParticipantState.INVALID) {
+            applyStatus(new ParticipantStatus(p.name, ParticipantState.ERROR, "Connection Lost"));
+        }
+        if (tracker.remove(p.name)) {
+            publishSystemState();
+        }
+        for (Barrier b : List.copyOf(barriers.values())) {
+            b.pending.remove((Integer) p.id);
+            completeBarrierIfDone(b);
+        }
+        for (Consumer<String> h : List.copyOf(disconnectedHandlers)) {
+            safeRun(() -> h.accept(l.name), "participant disconnected handler");
+        }
+    }
+
+    void rebuildSyncedClocks() {
+        List<PeerClock> list = new ArrayList<>();
+        for (Peer p : peers.values()) {
+            if (p.timeSynced) {
+                list.add(p.clock);
+            }
+        }
+        syncedClocks = list.toArray(new PeerClock[0]);
+    }
+
+    // ---------------------------------------------------------------- inbound messages (worker)
+
+    private void onInbound(int from, CosimMessage m) {
+        Peer p = from == selfId ? null : peers.get(from);
+        if (p == null && from != selfId) {
+            return; // from a peer that already left
+        }
+        if (m instanceof DataMessage d) {
+            onData(p, d);
+        } else if (m instanceof ServiceAnnouncement a) {
+            onAnnouncement(p, a);
+        } else if (m instanceof StatusUpdate u) {
+            p.status = new ParticipantStatus(p.name, u.state(), u.reason());
+            applyStatus(p.status);
+        } else if (m instanceof LifecycleAnnouncement la) {
+            p.hasLifecycle = true;
+            p.mode = la.mode();
+            if (la.timeSyncActive() && !p.timeSynced) {
+                p.timeSynced = true;
+                rebuildSyncedClocks();
+                ParticipantLifecycle lc = lifecycle;
+                if (lc != null) {
+                    lc.onTimeSyncPeerDiscovered();
+                }
+            }
+        } else if (m instanceof WorkflowConfiguration wc) {
+            applyWorkflowConfiguration(wc);
+        } else if (m instanceof SystemCommand c) {
+            ParticipantLifecycle lc = lifecycle;
+            if (c.kind() == SystemCommand.Kind.ABORT_SIMULATION && lc != null) {
+                lc.abort();
+            }
+        } else if (m instanceof RpcCall call) {
+            onRpcCall(from, p, call);
+        } else if (m instanceof RpcResult r) {
+            onRpcResult(r);
+        } else if (m instanceof BarrierRequest br) {
+            session.send(from, new BarrierReply(br.barrierId()));
+        } else if (m instanceof BarrierReply reply) {
+            Barrier b = barriers.get(reply.barrierId());
+            if (b != null) {
+                b.pending.remove((Integer) from);
+                completeBarrierIfDone(b);
+            }
+        }
+    }
+
+    private void onAnnouncement(Peer p, ServiceAnnouncement a) {
+        p.put(a);
+        switch (a.kind()) {
+            case DATA_PUBLISHER -> {
+                PubSubSpec spec = new PubSubSpec(a.topic(), a.mediaType(), a.labels());
+                List<LocalSubscriber> matched = new ArrayList<>();
+                for (LocalSubscriber s : subscribers) {
+                    if (s.matches(spec)) {
+                        matched.add(s);
+                    }
+                }
+                p.matchedSubscribers[a.serviceId()] = matched.toArray(new LocalSubscriber[0]);
+            }
+            case DATA_SUBSCRIBER -> {
+                PubSubSpec spec = new PubSubSpec(a.topic(), a.mediaType(), a.labels());
+                for (LocalPublisher pub : publishers) {
+                    if (subscriberMatches(spec, pub.spec)) {
+                        pub.addMatch(p.id, a.serviceId());
+                    }
+                }
+            }
+            case RPC_CLIENT -> {
+                RpcSpec spec = new RpcSpec(a.topic(), a.mediaType(), a.labels());
+                List<LocalRpcServer> matched = new ArrayList<>();
+                for (LocalRpcServer s : rpcServers) {
+                    if (s.matches(spec)) {
+                        matched.add(s);
+                    }
+                }
+                p.matchedServers[a.serviceId()] = matched.toArray(new LocalRpcServer[0]);
+            }
+            case RPC_SERVER -> {
+                RpcSpec spec = new RpcSpec(a.topic(), a.mediaType(), a.labels());
+                for (LocalRpcClient c : rpcClients) {
+                    if (c.matches(spec)) {
+                        c.addServer(p.id);
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean subscriberMatches(PubSubSpec sub, PubSubSpec pub) {
+        return Matching.matches(pub.topic(), pub.mediaType(), pub.labels(), sub.topic(), sub.mediaType(), sub.labels());
+    }
+
+    private void onData(Peer p, DataMessage d) {
+        LocalSubscriber[] targets;
+        if (p == null) {
+            targets = selfMatches(d.publisherId());
+        } else {
+            LocalSubscriber[][] bySvc = p.matchedSubscribers;
+            targets = d.publisherId() < bySvc.length ? bySvc[d.publisherId()] : null;
+        }
+        if (targets == null || targets.length == 0) {
+            return;
+        }
+        long ts = receiverTimestampNs(d.timestampNs());
+        DataMessageEvent event = new DataMessageEvent(ts, d.data());
+        for (LocalSubscriber s : targets) {
+            if (d.targetSubscriberId() < 0 || d.targetSubscriberId() == s.id) {
+                try {
+                    s.handler.onData(event);
+                } catch (RuntimeException ex) {
+                    LOG.warn("participant '{}': data handler of subscriber '{}' threw", name, s.name, ex);
+                }
+            }
+        }
+    }
+
+    private LocalSubscriber[] selfMatches(int publisherId) {
+        for (LocalPublisher pub : publishers) {
+            if (pub.id == publisherId) {
+                List<LocalSubscriber> out = new ArrayList<>();
+                for (LocalSubscriber s : subscribers) {
+                    if (s.matches(pub.spec)) {
+                        out.add(s);
+                    }
+                }
+                return out.toArray(new LocalSubscriber[0]);
+            }
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- timestamps
+
+    /** SIL Kit rule: a time-synced sender stamps its Now(); others stamp the invalid time. */
+    long senderTimestampNs() {
+        ParticipantLifecycle lc = lifecycle;
+        ConservativeTimeSync ts = lc == null ? null : lc.timeSync();
+        return ts == null ? VirtualTime.INVALID_NS : ts.now();
+    }
+
+    /** SIL Kit rule: a time-synced receiver replaces an invalid timestamp with its own Now(). */
+    long receiverTimestampNs(long sent) {
+        if (sent != VirtualTime.INVALID_NS) {
+            return sent;
+        }
+        ParticipantLifecycle lc = lifecycle;
+        ConservativeTimeSync ts = lc == null ? null : lc.timeSync();
+        return ts == null ? sent : ts.now();
+    }
+
+    // ---------------------------------------------------------------- sending
+
+    int peerId() {
+        return selfId;
+    }
+
+    String participantName() {
+        return name;
+    }
+
+    TransportSession session() {
+        return session;
+    }
+
+    void sendTo(int peer, CosimMessage m) {
+        session.send(peer, m);
+    }
+
+    void broadcast(CosimMessage m) {
+        session.broadcast(m);
+    }
+
+    void deliverToSelf(CosimMessage m) {
+        post(new Inbound(selfId, m));
+    }
+
+    // ---------------------------------------------------------------- status, system state (worker)
+
+    /** Records a participant status (own, a peer's, or synthetic) and notifies monitors. */
+    void applyStatus(ParticipantStatus status) {
+        ParticipantState previous = tracker.stateOf(status.participantName());
+        if (previous == ParticipantState.SHUTDOWN || previous == status.state()) {
+            return; // updates after Shutdown, and history replays of a known state, are ignored
+        }
+        if (!SystemStateTracker.isValidTransition(previous == null ? ParticipantState.INVALID : previous, status.state())) {
+            LOG.warn("participant '{}' observed invalid transition of '{}' from {} to {}", name,
+                    status.participantName(), previous, status.state());
+        }
+        boolean changed = tracker.update(status.participantName(), status.state());
+        for (Consumer<ParticipantStatus> h : List.copyOf(statusHandlers)) {
+            safeRun(() -> h.accept(status), "participant status handler");
+        }
+        if (changed) {
+            publishSystemState();
+        }
+        ParticipantLifecycle lc = lifecycle;
+        if (lc != null) {
+            lc.requestEvaluation();
+        }
+    }
+
+    private void publishSystemState() {
+        SystemState s = tracker.systemState();
+        systemState = s;
+        LOG.debug("participant '{}': system state {}", name, s);
+        for (Consumer<SystemState> h : List.copyOf(systemStateHandlers)) {
+            safeRun(() -> h.accept(s), "system state handler");
+        }
+        ParticipantLifecycle lc = lifecycle;
+        if (lc != null) {
+            lc.requestEvaluation();
+        }
+    }
+
+    SystemState systemState() {
+        return systemState;
+    }
+
+    WorkflowConfiguration workflowConfiguration() {
+        return workflowConfiguration;
+    }
+
+    void applyWorkflowConfiguration(WorkflowConfiguration wc) {
+        workflowConfiguration = wc;
+        if (tracker.setRequired(wc.requiredParticipantNames())) {
+            publishSystemState();
+        }
+        ParticipantLifecycle lc = lifecycle;
+        if (lc != null) {
+            lc.onWorkflowConfiguration(wc);
+        }
+    }
+
+    void safeRun(Runnable r, String what) {
+        try {
+            r.run();
+        } catch (RuntimeException ex) {
+            LOG.warn("participant '{}': {} threw", name, what, ex);
+        }
+    }
+
+    // ---------------------------------------------------------------- barriers (worker)
+
+    /**
+     * Runs {@code then} once every currently connected peer has answered a barrier request, i.e.
+     * has processed everything this participant sent before (SIL Kit's
+     * CallAfterAllParticipantsReplied). Peers that leave count as answered.
+     */
+    void afterAllPeersReplied(Runnable then) {
+        Barrier b = new Barrier(nextBarrierId++, then);
+        for (Peer p : peers.values()) {
+            b.pending.add(p.id);
+        }
+        barriers.put(b.id, b);
+        for (Integer id : b.pending) {
+            session.send(id, new BarrierRequest(b.id));
+        }
+        completeBarrierIfDone(b);
+    }
+
+    private void completeBarrierIfDone(Barrier b) {
+        if (b.pending.isEmpty() && barriers.remove(b.id) != null) {
+            b.then.run();
+        }
+    }
+
+    // ---------------------------------------------------------------- rpc
+
+    long nextCallId() {
+        return callIds.incrementAndGet();
+    }
+
+    void registerPendingCall(LocalRpcClient client, long callId, int expected, long timeoutNs) {
+        PendingCall pc = new PendingCall(client, callId, expected, timeoutNs);
+        ParticipantLifecycle lc = lifecycle;
+        pc.virtual = lc != null && lc.timeSync() != null;
+        if (timeoutNs > 0 && !pc.virtual) {
+            pc.deadlineNs = wallClockNs.getAsLong() + timeoutNs;
+            synchronized (pendingCalls) {
+                wallTimedCalls++;
+            }
+        }
+        pendingCalls.put(callId, pc);
+    }
+
+    void rpcServerNotReachable(LocalRpcClient client, long callId) {
+        long ts = senderTimestampNs();
+        defer(() -> safeRun(() -> client.handler.onResult(
+                new RpcCallResultEvent(ts, callId, RpcCallStatus.SERVER_NOT_REACHABLE, new byte[0])), "rpc result handler"));
+    }
+
+    private void onRpcCall(int from, Peer p, RpcCall call) {
+        LocalRpcServer[] targets;
+        if (p == null) {
+            LocalRpcClient client = findClient(call.clientId());
+            List<LocalRpcServer> out = new ArrayList<>();
+            for (LocalRpcServer s : rpcServers) {
+                if (client != null && s.matches(client.spec)) {
+                    out.add(s);
+                }
+            }
+            targets = out.toArray(new LocalRpcServer[0]);
+        } else {
+            targets = call.clientId() < p.matchedServers.length ? p.matchedServers[call.clientId()] : null;
+        }
+        if (targets == null) {
+            return;
+        }
+        long ts = receiverTimestampNs(call.timestampNs());
+        for (LocalRpcServer s : targets) {
+            long handle = serverCallHandles.incrementAndGet();
+            serverCalls.put(handle, new ServerCall(from, call.clientId(), call.callId()));
+            try {
+                s.handler.onCall(new RpcCallEvent(ts, call.data(), handle));
+            } catch (RuntimeException ex) {
+                LOG.warn("participant '{}': rpc server '{}' handler threw", name, s.name, ex);
+                submitRpcResult(handle, true, new byte[0]);
+            }
+        }
+    }
+
+    private LocalRpcClient findClient(int id) {
+        for (LocalRpcClient c : rpcClients) {
+            if (c.id == id) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    void submitRpcResult(long handle, boolean failed, byte[] data) {
+        ServerCall c = serverCalls.remove(handle);
+        if (c == null) {
+            return; // already answered
+        }
+        RpcResult r = new RpcResult(c.clientId, c.callId, senderTimestampNs(), failed, data);
+        if (c.peer == selfId) {
+            deliverToSelf(r);
+        } else {
+            session.send(c.peer, r);
+        }
+    }
+
+    private void onRpcResult(RpcResult r) {
+        PendingCall pc = pendingCalls.get(r.callId());
+        if (pc == null || pc.client.id != r.clientId()) {
+            LOG.warn("participant '{}': dropping RPC result of call {} that timed out or is unknown", name, r.callId());
+            return;
+        }
+        if (--pc.remaining <= 0) {
+            removePending(pc);
+        }
+        RpcCallStatus status = r.serverFailed() ? RpcCallStatus.INTERNAL_SERVER_ERROR : RpcCallStatus.SUCCESS;
+        RpcCallResultEvent ev = new RpcCallResultEvent(receiverTimestampNs(r.timestampNs()), r.callId(), status,
+                r.serverFailed() ? new byte[0] : r.data());
+        safeRun(() -> pc.client.handler.onResult(ev), "rpc result handler");
+    }
+
+    private void removePending(PendingCall pc) {
+        if (pendingCalls.remove(pc.callId) != null && pc.deadlineNs != 0) {
+            synchronized (pendingCalls) {
+                wallTimedCalls--;
+            }
+        }
+    }
+
+    /** Counts virtual-time RPC timeouts down by one step (worker; called by the time sync). */
+    void tickVirtualTimeouts(long nowNs, long durationNs) {
+        if (pendingCalls.isEmpty()) {
+            return;
+        }
+        for (Iterator<PendingCall> it = pendingCalls.values().iterator(); it.hasNext(); ) {
+            PendingCall pc = it.next();
+            if (pc.virtual && pc.timeoutNs > 0) {
+                pc.remainingTimeoutNs -= durationNs;
+                if (pc.remainingTimeoutNs <= 0) {
+                    it.remove();
+                    safeRun(() -> pc.client.handler.onResult(
+                            new RpcCallResultEvent(nowNs, pc.callId, RpcCallStatus.TIMEOUT, new byte[0])), "rpc result handler");
+                }
+            }
+        }
+    }
+
+    private int expireWallTimeouts(long nowWallNs) {
+        int n = 0;
+        for (PendingCall pc : pendingCalls.values()) {
+            if (pc.deadlineNs != 0 && nowWallNs - pc.deadlineNs >= 0) {
+                removePending(pc);
+                n++;
+                long ts = senderTimestampNs();
+                safeRun(() -> pc.client.handler.onResult(
+                        new RpcCallResultEvent(ts, pc.callId, RpcCallStatus.TIMEOUT, new byte[0])), "rpc result handler");
+            }
+        }
+        return n;
+    }
+
+    // ---------------------------------------------------------------- Participant API
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String simulationName() {
+        return simulationName;
+    }
+
+    private ServiceAnnouncement announcement(ServiceKind kind, int id, String topic, String media,
+                                             List<io.tandem.cosim.MatchingLabel> labels, int history) {
+        return new ServiceAnnouncement(kind, id, topic, media, labels, history);
+    }
+
+    @Override
+    public DataPublisher createDataPublisher(String controllerName, PubSubSpec spec, int history) {
+        requireName(controllerName, "publisher name");
+        java.util.Objects.requireNonNull(spec, "spec must not be null");
+        if (history != 0 && history != 1) {
+            throw new ConfigurationException("publisher '" + controllerName + "' on topic '" + spec.topic()
+                    + "': history must be 0 or 1, got " + history);
+        }
+        return callOnWorker(() -> {
+            LocalPublisher pub = new LocalPublisher(this, nextServiceId++, controllerName, spec, history);
+            publishers.add(pub);
+            session.broadcast(announcement(ServiceKind.DATA_PUBLISHER, pub.id, spec.topic(), spec.mediaType(),
+                    spec.labels(), history));
+            for (LocalSubscriber s : subscribers) {
+                if (s.matches(spec)) {
+                    pub.addMatch(selfId, s.id);
+                }
+            }
+            for (Peer p : peers.values()) {
+                for (ServiceAnnouncement a : p.services) {
+                    if (a != null && a.kind() == ServiceKind.DATA_SUBSCRIBER
+                            && subscriberMatches(new PubSubSpec(a.topic(), a.mediaType(), a.labels()), spec)) {
+                        pub.addMatch(p.id, a.serviceId());
+                    }
+                }
+            }
+            return pub;
+        });
+    }
+
+    @Override
+    public DataSubscriber createDataSubscriber(String controllerName, PubSubSpec spec, DataMessageHandler handler) {
+        requireName(controllerName, "subscriber name");
+        java.util.Objects.requireNonNull(spec, "spec must not be null");
+        java.util.Objects.requireNonNull(handler, "data handler must not be null");
+        return callOnWorker(() -> {
+            LocalSubscriber sub = new LocalSubscriber(nextServiceId++, controllerName, spec, handler);
+            subscribers.add(sub);
+            for (Peer p : peers.values()) {
+                for (int i = 0; i < p.services.length; i++) {
+                    ServiceAnnouncement a = p.services[i];
+                    if (a != null && a.kind() == ServiceKind.DATA_PUBLISHER
+                            && sub.matches(new PubSubSpec(a.topic(), a.mediaType(), a.labels()))) {
+                        LocalSubscriber[] old = p.matchedSubscribers[i];
+                        LocalSubscriber[] grown = old == null ? new LocalSubscriber[1] : Arrays.copyOf(old, old.length + 1);
+                        grown[grown.length - 1] = sub;
+                        p.matchedSubscribers[i] = grown;
+                    }
+                }
+            }
+            session.broadcast(announcement(ServiceKind.DATA_SUBSCRIBER, sub.id, spec.topic(), spec.mediaType(),
+                    spec.labels(), 0));
+            for (LocalPublisher pub : publishers) {
+                if (sub.matches(pub.spec)) {
+                    pub.addMatch(selfId, sub.id);
+                }
+            }
+            return sub;
+        });
+    }
+
+    @Override
+    public RpcClient createRpcClient(String controllerName, RpcSpec spec, RpcCallResultHandler handler) {
+        requireName(controllerName, "RPC client name");
+        java.util.Objects.requireNonNull(spec, "spec must not be null");
+        java.util.Objects.requireNonNull(handler, "result handler must not be null");
+        return callOnWorker(() -> {
+            LocalRpcClient c = new LocalRpcClient(this, nextServiceId++, controllerName, spec, handler);
+            rpcClients.add(c);
+            for (LocalRpcServer s : rpcServers) {
+                if (c.matches(s.spec)) {
+                    c.addServer(selfId);
+                }
+            }
+            for (Peer p : peers.values()) {
+                for (ServiceAnnouncement a : p.services) {
+                    if (a != null && a.kind() == ServiceKind.RPC_SERVER
+                            && c.matches(new RpcSpec(a.topic(), a.mediaType(), a.labels()))) {
+                        c.addServer(p.id);
+                    }
+                }
+            }
+            session.broadcast(announcement(ServiceKind.RPC_CLIENT, c.id, spec.functionName(), spec.mediaType(),
+                    spec.labels(), 0));
+            return c;
+        });
+    }
+
+    @Override
+    public RpcServer createRpcServer(String controllerName, RpcSpec spec, RpcCallHandler handler) {
+        requireName(controllerName, "RPC server name");
+        java.util.Objects.requireNonNull(spec, "spec must not be null");
+        java.util.Objects.requireNonNull(handler, "call handler must not be null");
+        return callOnWorker(() -> {
+            LocalRpcServer s = new LocalRpcServer(this, nextServiceId++, controllerName, spec, handler);
+            rpcServers.add(s);
+            for (LocalRpcClient c : rpcClients) {
+                if (c.matches(spec)) {
+                    c.addServer(selfId);
+                }
+            }
+            for (Peer p : peers.values()) {
+                for (int i = 0; i < p.services.length; i++) {
+                    ServiceAnnouncement a = p.services[i];
+                    if (a != null && a.kind() == ServiceKind.RPC_CLIENT
+                            && s.matches(new RpcSpec(a.topic(), a.mediaType(), a.labels()))) {
+                        LocalRpcServer[] old = p.matchedServers[i];
+                        LocalRpcServer[] grown = old == null ? new LocalRpcServer[1] : Arrays.copyOf(old, old.length + 1);
+                        grown[grown.length - 1] = s;
+                        p.matchedServers[i] = grown;
+                    }
+                }
+            }
+            session.broadcast(announcement(ServiceKind.RPC_SERVER, s.id, spec.functionName(), spec.mediaType(),
+                    spec.labels(), 0));
+            return s;
+        });
+    }
+
+    @Override
+    public LifecycleService createLifecycleService(OperationMode mode) {
+        if (mode == null) {
+            throw new ConfigurationException("participant '" + name
+                    + "': the operation mode was not set; use OperationMode.COORDINATED or AUTONOMOUS");
+        }
+        return callOnWorker(() -> {
+            if (lifecycle != null) {
+                throw new ConfigurationException("participant '" + name + "' already has a lifecycle service");
+            }
+            lifecycle = new ParticipantLifecycle(this, mode);
+            return lifecycle;
+        });
+    }
+
+    @Override
+    public SystemMonitor createSystemMonitor() {
+        return callOnWorker(() -> {
+            if (monitor == null) {
+                monitor = new ParticipantSystemMonitor(this);
+            }
+            return monitor;
+        });
+    }
+
+    @Override
+    public SystemController createSystemController() {
+        return callOnWorker(() -> {
+            if (controller == null) {
+                controller = new ParticipantSystemController(this);
+            }
+            return controller;
+        });
+    }
+
+    void setWorkflowConfigurationFromController(List<String> required) {
+        runOnWorker(() -> {
+            WorkflowConfiguration wc = new WorkflowConfiguration(required);
+            workflowConfigurationOwner = true;
+            session.broadcast(wc);
+            applyWorkflowConfiguration(wc);
+        });
+    }
+
+    void abortFromController() {
+        runOnWorker(() -> {
+            ParticipantLifecycle lc = lifecycle;
+            if (lc != null) {
+                lc.abort();
+            }
+            session.broadcast(new SystemCommand(SystemCommand.Kind.ABORT_SIMULATION));
+        });
+    }
+
+    void addStatusHandler(Consumer<ParticipantStatus> handler) {
+        runOnWorker(() -> {
+            statusHandlers.add(handler);
+            ParticipantLifecycle lc = lifecycle;
+            for (Peer p : peers.values()) {
+                if (p.status != null && p.status.state() != ParticipantState.INVALID) {
+                    safeRun(() -> handler.accept(p.status), "participant status handler");
+                }
+            }
+            if (lc != null && lc.state() != ParticipantState.INVALID) {
+                safeRun(() -> handler.accept(new ParticipantStatus(name, lc.state(), lc.reason())), "participant status handler");
+            }
+        });
+    }
+
+    void addSystemStateHandler(Consumer<SystemState> handler) {
+        runOnWorker(() -> {
+            systemStateHandlers.add(handler);
+            safeRun(() -> handler.accept(tracker.systemState()), "system state handler");
+        });
+    }
+
+    ParticipantStatus statusOf(String participantName) {
+        return callOnWorker(() -> {
+            if (participantName.equals(name)) {
+                ParticipantLifecycle lc = lifecycle;
+                return lc == null ? null : new ParticipantStatus(name, lc.state(), lc.reason());
+            }
+            for (Peer p : peers.values()) {
+                if (p.name.equals(participantName)) {
+                    return p.status;
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void addParticipantConnectedHandler(Consumer<String> handler) {
+        java.util.Objects.requireNonNull(handler, "handler");
+        runOnWorker(() -> connectedHandlers.add(handler));
+    }
+
+    @Override
+    public void addParticipantDisconnectedHandler(Consumer<String> handler) {
+        java.util.Objects.requireNonNull(handler, "handler");
+        runOnWorker(() -> disconnectedHandlers.add(handler));
+    }
+
+    @Override
+    public boolean isParticipantConnected(String participantName) {
+        return connectedNames.containsKey(participantName);
+    }
+
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        session.close();
+        LockSupport.unpark(worker);
+        if (!onWorkerThread()) {
+            try {
+                worker.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        ParticipantLifecycle lc = lifecycle;
+        if (lc != null) {
+            lc.onClosed();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Participant[" + simulationName + "/" + name + "]";
+    }
+
+    // ---------------------------------------------------------------- inbox events
+
+    private record Inbound(int from, CosimMessage message) {
+    }
+
+    private record Joined(int id, String name) {
+    }
+
+    private record Left(int id, String name, boolean lost) {
+    }
+
+    private static final class Barrier {
+        final long id;
+        final Runnable then;
+        final List<Integer> pending = new ArrayList<>();
+
+        Barrier(long id, Runnable then) {
+            this.id = id;
+            this.then = then;
+        }
+    }
+
+    private static final class PendingCall {
+        final LocalRpcClient client;
+        final long callId;
+        final long timeoutNs;
+        int remaining;
+        long remainingTimeoutNs;
+        long deadlineNs;
+        boolean virtual;
+
+        PendingCall(LocalRpcClient client, long callId, int remaining, long timeoutNs) {
+            this.client = client;
+            this.callId = callId;
+            this.remaining = remaining;
+            this.timeoutNs = timeoutNs;
+            this.remainingTimeoutNs = timeoutNs;
+        }
+    }
+
+    private record ServerCall(int peer, int clientId, long callId) {
+    }
+}

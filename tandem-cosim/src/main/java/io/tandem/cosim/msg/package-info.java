@@ -1,0 +1,2 @@
+/** Messages exchanged between participants: records grouped under one sealed interface. */
+package io.tandem.cosim.msg;

@@ -1,0 +1,43 @@
+package io.tandem.cosim.spi;
+
+import io.tandem.cosim.msg.CosimMessage;
+
+/**
+ * One participant's membership in a simulation. Messages from one sender to one receiver arrive in
+ * send order, whatever mix of {@link #send}, {@link #broadcast} and {@link #broadcastNextSimTask}
+ * produced them.
+ *
+ * <p>Thread-safe.
+ */
+public interface TransportSession extends AutoCloseable {
+    /** @return this participant's peer id, unique in the simulation and never reused */
+    int peerId();
+
+    /**
+     * Sends to one peer; a peer that has left is ignored.
+     *
+     * @param toPeerId receiver
+     * @param message  the message (not modified)
+     */
+    void send(int toPeerId, CosimMessage message);
+
+    /**
+     * Sends to every other peer of the simulation.
+     *
+     * @param message the message (not modified)
+     */
+    void broadcast(CosimMessage message);
+
+    /**
+     * Broadcasts the start of this participant's next step. On the steady-state path this must
+     * not allocate.
+     *
+     * @param timePointNs start of the next step
+     * @param durationNs  its duration
+     */
+    void broadcastNextSimTask(long timePointNs, long durationNs);
+
+    /** Leaves the simulation; peers get {@link TransportListener#onPeerLeft}. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,10 @@
+/** Tandem's co-simulation participant layer. */
+module io.tandem.cosim {
+    requires org.slf4j;
+
+    exports io.tandem.cosim;
+    exports io.tandem.cosim.msg;
+    exports io.tandem.cosim.spi;
+
+    uses io.tandem.cosim.spi.Transport;
+}
