@@ -89,14 +89,19 @@ final class InprocTransport implements Transport {
                 }
             }
             Session session = new Session(this, sim, nextPeerId++, participantName, listener);
-            // announce both ways before the newcomer becomes reachable, so joins precede messages
-            for (Session m : sim.members) {
-                m.listener.onPeerJoined(session.id, session.name);
+            Session[] existing = sim.members;
+            // the newcomer learns of every member before any of them can reach it ...
+            for (Session m : existing) {
                 listener.onPeerJoined(m.id, m.name);
             }
-            Session[] grown = Arrays.copyOf(sim.members, sim.members.length + 1);
+            // ... becomes reachable before any member learns of it (so replies to the join are not lost) ...
+            Session[] grown = Arrays.copyOf(existing, existing.length + 1);
             grown[grown.length - 1] = session;
             sim.members = grown;
+            // ... and members learn of it before it can send anything (join has not returned yet)
+            for (Session m : existing) {
+                m.listener.onPeerJoined(session.id, session.name);
+            }
             return session;
         }
 

@@ -47,6 +47,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -85,6 +88,9 @@ public final class ParticipantCore implements Participant, TransportListener {
     private static final int SPIN_LIMIT = 64;
     private static final int YIELD_LIMIT = 128;
     private static final long WALL_TICK_NS = 100_000;
+    /** system property: how long connect waits for earlier peers' discovery replies (ms) */
+    public static final String CONNECT_TIMEOUT_PROP = "tandem.connect.timeout.ms";
+    private static final long CONNECT_TIMEOUT_MS = Long.getLong(CONNECT_TIMEOUT_PROP, 30_000);
 
     private final String simulationName;
     private final String name;
@@ -159,6 +165,25 @@ public final class ParticipantCore implements Participant, TransportListener {
         core.selfId = core.session.peerId();
         core.connectedNames.put(participantName, core.selfId);
         core.worker.start();
+        // like SIL Kit's join handshake: return only once every earlier peer has replayed its
+        // services to us, so a publisher created right after connect reaches their subscribers
+        CompletableFuture<Void> discovered = new CompletableFuture<>();
+        core.runOnWorker(() -> core.afterAllPeersReplied(() -> discovered.complete(null)));
+        try {
+            discovered.get(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            core.close();
+            throw new TandemException("participant '" + participantName + "' joined simulation '" + simulationName
+                    + "' at " + registryUri + " but not every peer answered within " + CONNECT_TIMEOUT_MS
+                    + " ms (a peer blocked in a handler?); raise -D" + CONNECT_TIMEOUT_PROP + " if peers are slow", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            core.close();
+            throw new TandemException("interrupted while connecting participant '" + participantName + "'", e);
+        } catch (ExecutionException e) {
+            core.close();
+            throw new TandemException("connecting participant '" + participantName + "' failed", e.getCause());
+        }
         return core;
     }
 
@@ -1089,7 +1114,18 @@ public final class ParticipantCore implements Participant, TransportListener {
 
     @Override
     public String toString() {
-        return "Participant[" + simulationName + "/" + name + "]";
+        // a diagnostic snapshot; fields owned by the worker are read racily
+        ParticipantLifecycle lc = lifecycle;
+        StringBuilder b = new StringBuilder("Participant[").append(simulationName).append('/').append(name)
+                .append(" id=").append(selfId)
+                .append(" state=").append(lc == null ? "-" : lc.state())
+                .append(" system=").append(systemState)
+                .append(" required=").append(workflowConfiguration == null ? "-" : workflowConfiguration.requiredParticipantNames())
+                .append(" inbox=").append(inbox.size());
+        for (Barrier br : List.copyOf(barriers.values())) {
+            b.append(" barrier#").append(br.id).append(" waits on ").append(br.pending);
+        }
+        return b.append(']').toString();
     }
 
     // ---------------------------------------------------------------- inbox events

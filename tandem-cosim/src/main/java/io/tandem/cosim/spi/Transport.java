@@ -24,7 +24,8 @@ public interface Transport {
 
     /**
      * Joins a simulation. Before this returns, {@link TransportListener#onPeerJoined} has been
-     * called for every participant already in the simulation.
+     * called for every participant already in the simulation. A member that has been told of the
+     * newcomer can already send to it: nothing sent to the newcomer after that is lost.
      *
      * @param registryUri     the registry
      * @param simulationName  the simulation
