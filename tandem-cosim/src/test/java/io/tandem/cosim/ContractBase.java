@@ -63,6 +63,19 @@ public abstract class ContractBase {
         return p;
     }
 
+    /** The participants connected by this test under a name (closed ones included). */
+    protected List<Participant> participantsNamed(String name) {
+        List<Participant> out = new ArrayList<>();
+        synchronized (participants) {
+            for (Participant p : participants) {
+                if (p.name().equals(name)) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Connects a participant "controller" that sets the workflow configuration. */
     protected Participant controller(String... required) {
         Participant c = connect("controller");
@@ -70,12 +83,18 @@ public abstract class ContractBase {
         return c;
     }
 
-    /** Waits for a future, failing the test after {@link #WAIT_S}. */
-    protected static <T> T await(CompletableFuture<T> f) {
+    /** Waits for a future, failing the test after {@link #WAIT_S} with every participant's state. */
+    protected <T> T await(CompletableFuture<T> f) {
         try {
             return f.get(WAIT_S, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new AssertionError("did not complete within " + WAIT_S + " s: " + e, e);
+            StringBuilder state = new StringBuilder();
+            synchronized (participants) {
+                for (Participant p : participants) {
+                    state.append("\n  ").append(p);
+                }
+            }
+            throw new AssertionError("did not complete within " + WAIT_S + " s: " + e + "; participants:" + state, e);
         }
     }
 

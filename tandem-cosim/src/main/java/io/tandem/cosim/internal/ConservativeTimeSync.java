@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * it advances when it is Running, no stop or pause is pending, (coordinated) the system is not in
  * Error, and every other time-synced participant's announced timePoint >= its own next timePoint.
  * A participant that finds, before its first step, peers past their first step (timePoint >
- * duration) has hopped on and starts at the smallest such timePoint; a coordinated one aborts the
- * simulation instead.
+ * duration) has hopped on and starts at the smallest such timePoint, which it announces at once (so
+ * several newcomers joining together do not wait on each other's initial {0}); a coordinated one
+ * aborts the simulation instead.
  *
  * The advance check reads PeerClock volatiles (no queue, no allocation); see ParticipantCore for
  * why the second inbox drain before a step preserves the timestamp guarantee.
@@ -87,6 +88,11 @@ final class ConservativeTimeSync implements TimeSyncService {
     /** Step size in ns. */
     long stepSizeNs() {
         return stepSizeNs;
+    }
+
+    /** A diagnostic line (racy reads). */
+    String describe() {
+        return "next=" + myNextNs + " sent=" + lastSentNs + (executing ? " executing" : "") + (timeRunning ? "" : " stopped");
     }
 
     // ---------------------------------------------------------------- worker
@@ -159,7 +165,12 @@ final class ConservativeTimeSync implements TimeSyncService {
                     lifecycle.abortBecauseOfHopOn();
                     return false;
                 }
-                myNextNs = Math.max(myNextNs, hop);
+                if (hop > myNextNs) {
+                    myNextNs = hop;
+                    // announce the jump at once: other newcomers still waiting at {0} would
+                    // otherwise block on us while we block on them
+                    requestNextStep();
+                }
             }
         }
         long mine = myNextNs;

@@ -461,11 +461,17 @@ public final class ParticipantCore implements Participant, TransportListener {
             onAnnouncement(p, a);
         } else if (m instanceof StatusUpdate u) {
             p.status = new ParticipantStatus(p.name, u.state(), u.reason());
+            if (p.timeSynced && leftTime(u.state())) {
+                // beyond SIL Kit: a peer that is stopping will never announce another step, so it
+                // stops holding back virtual time now rather than when it disconnects
+                p.timeSynced = false;
+                rebuildSyncedClocks();
+            }
             applyStatus(p.status);
         } else if (m instanceof LifecycleAnnouncement la) {
             p.hasLifecycle = true;
             p.mode = la.mode();
-            if (la.timeSyncActive() && !p.timeSynced) {
+            if (la.timeSyncActive() && !p.timeSynced && (p.status == null || !leftTime(p.status.state()))) {
                 p.timeSynced = true;
                 rebuildSyncedClocks();
                 ParticipantLifecycle lc = lifecycle;
@@ -493,6 +499,14 @@ public final class ParticipantCore implements Participant, TransportListener {
                 completeBarrierIfDone(b);
             }
         }
+    }
+
+    private static boolean leftTime(ParticipantState s) {
+        return switch (s) {
+            case STOPPING, STOPPED, SHUTTING_DOWN, SHUTDOWN, ABORTING -> true;
+            case INVALID, SERVICES_CREATED, COMMUNICATION_INITIALIZING, COMMUNICATION_INITIALIZED, READY_TO_RUN,
+                    RUNNING, PAUSED, ERROR -> false;
+        };
     }
 
     private void onAnnouncement(Peer p, ServiceAnnouncement a) {
@@ -1122,6 +1136,13 @@ public final class ParticipantCore implements Participant, TransportListener {
                 .append(" system=").append(systemState)
                 .append(" required=").append(workflowConfiguration == null ? "-" : workflowConfiguration.requiredParticipantNames())
                 .append(" inbox=").append(inbox.size());
+        ConservativeTimeSync ts = lc == null ? null : lc.timeSync();
+        if (ts != null) {
+            b.append(" now=").append(ts.now()).append(' ').append(ts.describe());
+            for (PeerClock c : syncedClocks) {
+                b.append(" peer").append(c.peerId).append("@").append(c.nextNs);
+            }
+        }
         for (Barrier br : List.copyOf(barriers.values())) {
             b.append(" barrier#").append(br.id).append(" waits on ").append(br.pending);
         }
