@@ -1,0 +1,28 @@
+package io.tandem.bench;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tandem bench}: the parent of the benchmark scenarios. Add a scenario by listing its
+ * command class in {@code subcommands}.
+ */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Measures Tandem's performance.",
+        subcommands = {TimeSyncCommand.class, JmhCommand.class},
+        commandListHeading = "%nBenchmarks:%n")
+final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "missing benchmark: choose one of " + spec.subcommands().keySet());
+    }
+}

@@ -1,0 +1,2 @@
+/** Built-in demonstrations behind {@code tandem demo}. */
+package io.tandem.cli.demo;
