@@ -23,9 +23,8 @@ import java.util.concurrent.TimeoutException;
  * step at (S - 1) ms, so it executes exactly S steps; the others may run one step fewer, since the
  * stop can overtake their last step.
  *
- * Everyone connects before any service or the workflow configuration exists: tandem-cosim's
- * in-process transport can drop what existing members send a newcomer in reply to its join
- * (see tandem-cli's CosimDemo), which hangs about one start in ten otherwise.
+ * Everyone connects before any service or the workflow configuration exists, so connection set-up
+ * is timed apart from the lifecycle and the steps.
  *
  * Wall time is System.nanoTime: this is the measuring harness, not simulation logic.
  */

