@@ -609,4 +609,48 @@ public abstract class LifecycleContract extends ContractBase {
             }
         }
     }
+
+    @Test
+    void handlers_allRunOnTheParticipantsOwnThread_oneAtATime() {
+        Participant p = connect("p");
+        Participant other = connect("other");
+        DataPublisher toP = other.createDataPublisher("o", PubSubSpec.of("toP", "m"), 0);
+        java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> overlaps = new CopyOnWriteArrayList<>();
+        Runnable enter = () -> {
+            threads.add(Thread.currentThread());
+            if (inside.incrementAndGet() != 1) {
+                overlaps.add("two handlers at once");
+            }
+            for (int i = 0; i < 200; i++) {
+                Thread.onSpinWait();
+            }
+            inside.decrementAndGet();
+        };
+        p.createDataSubscriber("s", PubSubSpec.of("toP", ""), e -> enter.run());
+        p.createSystemMonitor().addParticipantStatusHandler(s -> enter.run());
+        LifecycleService lc = p.createLifecycleService(OperationMode.AUTONOMOUS);
+        lc.setCommunicationReadyHandler(enter);
+        lc.setStopHandler(enter);
+        lc.setShutdownHandler(enter);
+        lc.createTimeSyncService().setSimulationStepHandler((now, d) -> {
+            enter.run();
+            if (now == 50 * 1_000_000L) {
+                lc.stop("done");
+            }
+        }, 1_000_000);
+        CompletableFuture<ParticipantState> done = lc.startLifecycle();
+        // another participant floods p with messages while it steps
+        CompletableFuture<Void> flood = CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < 2000 && !done.isDone(); i++) {
+                toP.publish(new byte[8]);
+            }
+        });
+        assertThat(await(done)).isEqualTo(ParticipantState.SHUTDOWN);
+        await(flood);
+        assertThat(overlaps).isEmpty();
+        assertThat(threads).hasSize(1);
+        assertThat(threads.iterator().next()).isNotSameAs(Thread.currentThread());
+    }
 }

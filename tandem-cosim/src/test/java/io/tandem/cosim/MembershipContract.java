@@ -165,4 +165,14 @@ public abstract class MembershipContract extends ContractBase {
         assertThatThrownBy(() -> new MatchingLabel("", "v", MatchingLabel.Kind.OPTIONAL))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
     }
+
+    @Test
+    void createServiceAfterClose_throwsIllegalState() {
+        Participant p = connect("p");
+        p.close();
+        p.close(); // idempotent
+        assertThatThrownBy(() -> p.createDataPublisher("pub", PubSubSpec.of("t", "m"), 0))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThat(connect("observer").isParticipantConnected("p")).isFalse();
+    }
 }

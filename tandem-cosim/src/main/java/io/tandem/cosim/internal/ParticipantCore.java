@@ -348,7 +348,16 @@ public final class ParticipantCore implements Participant, TransportListener {
         FutureTask<T> f = new FutureTask<>(task);
         post(f);
         try {
-            return f.get();
+            // a task posted while the participant closes may never run: do not wait for it forever
+            while (true) {
+                try {
+                    return f.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (!worker.isAlive() && !f.isDone()) {
+                        throw new IllegalStateException("participant '" + name + "' was closed");
+                    }
+                }
+            }
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
             throw new TandemException("interrupted while waiting for participant '" + name + "'", ie);

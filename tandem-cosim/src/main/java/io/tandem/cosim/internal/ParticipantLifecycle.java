@@ -243,6 +243,9 @@ final class ParticipantLifecycle implements LifecycleService {
     }
 
     private void doStart() {
+        if (state != ParticipantState.INVALID) {
+            return; // aborted between startLifecycle() and this deferred start
+        }
         if (abortPending) {
             abortNow();
             return;
@@ -420,15 +423,11 @@ final class ParticipantLifecycle implements LifecycleService {
 
     /** An abort command arrived (or this participant's controller aborted). */
     void abort() {
-        if (!started.get() || !announced && state == ParticipantState.INVALID && !startQueued()) {
-            abortPending = true;
+        if (!started.get()) {
+            abortPending = true; // remembered: startLifecycle aborts at once
             return;
         }
         abortNow();
-    }
-
-    private boolean startQueued() {
-        return started.get();
     }
 
     private void abortNow() {
