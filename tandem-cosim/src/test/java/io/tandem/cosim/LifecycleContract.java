@@ -1,5 +1,6 @@
 package io.tandem.cosim;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -402,7 +403,7 @@ public abstract class LifecycleContract extends ContractBase {
         CompletableFuture<List<String>> f = new CompletableFuture<>();
         List<String> got = new CopyOnWriteArrayList<>();
         p.createDataSubscriber("sub-" + topic, PubSubSpec.of(topic, ""), e -> {
-            got.add(new String(e.data()));
+            got.add(new String(e.data(), StandardCharsets.UTF_8));
             if (got.size() == n) {
                 f.complete(got);
             }
@@ -418,7 +419,7 @@ public abstract class LifecycleContract extends ContractBase {
         Participant pub = connect("pub");
         DataPublisher p = pub.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
         LifecycleService lc = pub.createLifecycleService(OperationMode.COORDINATED);
-        lc.setCommunicationReadyHandler(() -> p.publish("ready".getBytes()));
+        lc.setCommunicationReadyHandler(() -> p.publish("ready".getBytes(StandardCharsets.UTF_8)));
         lc.startLifecycle();
         assertThat(await(a)).containsExactly("ready");
         assertThat(await(b)).containsExactly("ready");
@@ -431,7 +432,7 @@ public abstract class LifecycleContract extends ContractBase {
         DataPublisher p = pub.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
         LifecycleService lc = pub.createLifecycleService(OperationMode.AUTONOMOUS);
         lc.setCommunicationReadyHandlerAsync(() -> {
-            p.publish("async-ready".getBytes());
+            p.publish("async-ready".getBytes(StandardCharsets.UTF_8));
             lc.completeCommunicationReadyHandlerAsync();
         });
         lc.startLifecycle();
@@ -450,7 +451,7 @@ public abstract class LifecycleContract extends ContractBase {
         Participant late = connect("late");
         DataPublisher p = late.createDataPublisher("p", PubSubSpec.of("late", "m"), 0);
         LifecycleService lc = late.createLifecycleService(OperationMode.AUTONOMOUS);
-        lc.setCommunicationReadyHandler(() -> p.publish("hello from late".getBytes()));
+        lc.setCommunicationReadyHandler(() -> p.publish("hello from late".getBytes(StandardCharsets.UTF_8)));
         lc.startLifecycle();
         assertThat(await(got)).containsExactly("hello from late");
     }
@@ -478,7 +479,7 @@ public abstract class LifecycleContract extends ContractBase {
             LifecycleService lc = from.createLifecycleService(OperationMode.COORDINATED);
             lc.setCommunicationReadyHandler(() -> {
                 for (int i = 0; i < 100; i++) {
-                    pubs.get(i).publish(("m" + i).getBytes());
+                    pubs.get(i).publish(("m" + i).getBytes(StandardCharsets.UTF_8));
                 }
             });
             done.add(lc.startLifecycle());
@@ -587,7 +588,7 @@ public abstract class LifecycleContract extends ContractBase {
     }
 
     private static void start(Kind kind, Participant p, DataPublisher pub) {
-        byte[] hello = ("hello from " + p.name()).getBytes();
+        byte[] hello = ("hello from " + p.name()).getBytes(StandardCharsets.UTF_8);
         switch (kind) {
             case NONE -> pub.publish(hello);
             case AUTONOMOUS, COORDINATED -> {

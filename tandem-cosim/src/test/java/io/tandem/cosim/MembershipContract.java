@@ -1,5 +1,6 @@
 package io.tandem.cosim;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,20 +49,20 @@ public abstract class MembershipContract extends ContractBase {
         for (int s = 0; s < 5; s++) {
             BlockingQueue<String> q = new LinkedBlockingQueue<>();
             got.add(q);
-            connect("sim" + s, "sub").createDataSubscriber("s", PubSubSpec.of("t", ""), e -> q.add(new String(e.data())));
+            connect("sim" + s, "sub").createDataSubscriber("s", PubSubSpec.of("t", ""), e -> q.add(new String(e.data(), StandardCharsets.UTF_8)));
         }
         for (int s = 0; s < 5; s++) {
             pubs.add(connect("sim" + s, "pub").createDataPublisher("p", PubSubSpec.of("t", "m"), 0));
         }
         for (int s = 0; s < 5; s++) {
-            pubs.get(s).publish(("from" + s).getBytes());
+            pubs.get(s).publish(("from" + s).getBytes(StandardCharsets.UTF_8));
         }
         for (int s = 0; s < 5; s++) {
             assertThat(got.get(s).poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo("from" + s);
         }
         // a marker per simulation proves nothing from other simulations was queued before it
         for (int s = 0; s < 5; s++) {
-            pubs.get(s).publish("end".getBytes());
+            pubs.get(s).publish("end".getBytes(StandardCharsets.UTF_8));
             assertThat(got.get(s).poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo("end");
         }
     }

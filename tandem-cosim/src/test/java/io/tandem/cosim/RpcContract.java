@@ -1,5 +1,6 @@
 package io.tandem.cosim;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,7 +26,7 @@ public abstract class RpcContract extends ContractBase {
         Participant p = connect(participant);
         RpcServer[] self = new RpcServer[1];
         self[0] = p.createRpcServer("srv", spec, call ->
-                self[0].submitResult(call, (new String(call.argumentData()) + "@" + participant).getBytes()));
+                self[0].submitResult(call, (new String(call.argumentData(), StandardCharsets.UTF_8) + "@" + participant).getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -35,13 +36,13 @@ public abstract class RpcContract extends ContractBase {
         BlockingQueue<RpcCallResultEvent> results = new LinkedBlockingQueue<>();
         RpcClient client = connect("client").createRpcClient("c", RpcSpec.of("add", "m"), results::add);
         for (int i = 0; i < 5; i++) {
-            long id = client.call(("x" + i).getBytes());
+            long id = client.call(("x" + i).getBytes(StandardCharsets.UTF_8));
             List<String> got = new ArrayList<>();
             for (int k = 0; k < 2; k++) {
                 RpcCallResultEvent r = poll(results);
                 assertThat(r.status()).isEqualTo(RpcCallStatus.SUCCESS);
                 assertThat(r.callId()).isEqualTo(id);
-                got.add(new String(r.data()));
+                got.add(new String(r.data(), StandardCharsets.UTF_8));
             }
             assertThat(got).containsExactlyInAnyOrder("x" + i + "@s1", "x" + i + "@s2");
         }
@@ -58,12 +59,12 @@ public abstract class RpcContract extends ContractBase {
             clients.add(connect("c" + i).createRpcClient("c", RpcSpec.of("f", ""), q::add));
         }
         for (int i = 0; i < 4; i++) {
-            clients.get(i).call(("from" + i).getBytes());
+            clients.get(i).call(("from" + i).getBytes(StandardCharsets.UTF_8));
         }
         for (int i = 0; i < 4; i++) {
             RpcCallResultEvent r = poll(queues.get(i));
             assertThat(r.status()).isEqualTo(RpcCallStatus.SUCCESS);
-            assertThat(new String(r.data())).isEqualTo("from" + i + "@server");
+            assertThat(new String(r.data(), StandardCharsets.UTF_8)).isEqualTo("from" + i + "@server");
         }
     }
 
@@ -76,10 +77,10 @@ public abstract class RpcContract extends ContractBase {
         assertThat(poll(q).status()).isEqualTo(RpcCallStatus.SERVER_NOT_REACHABLE);
         client.createRpcClient("wrongMedia", RpcSpec.of("f", "other"), q::add).call(new byte[1]);
         assertThat(poll(q).status()).isEqualTo(RpcCallStatus.SERVER_NOT_REACHABLE);
-        client.createRpcClient("wildcard", RpcSpec.of("f", ""), q::add).call("w".getBytes());
+        client.createRpcClient("wildcard", RpcSpec.of("f", ""), q::add).call("w".getBytes(StandardCharsets.UTF_8));
         RpcCallResultEvent r = poll(q);
         assertThat(r.status()).isEqualTo(RpcCallStatus.SUCCESS);
-        assertThat(new String(r.data())).isEqualTo("w@server");
+        assertThat(new String(r.data(), StandardCharsets.UTF_8)).isEqualTo("w@server");
     }
 
     @Test
@@ -170,12 +171,12 @@ public abstract class RpcContract extends ContractBase {
     void call_serverInSameParticipant_selfDelivered() throws Exception {
         Participant p = connect("both");
         RpcServer[] srv = new RpcServer[1];
-        srv[0] = p.createRpcServer("srv", RpcSpec.of("f", "m"), call -> srv[0].submitResult(call, "self".getBytes()));
+        srv[0] = p.createRpcServer("srv", RpcSpec.of("f", "m"), call -> srv[0].submitResult(call, "self".getBytes(StandardCharsets.UTF_8)));
         BlockingQueue<RpcCallResultEvent> q = new LinkedBlockingQueue<>();
         p.createRpcClient("c", RpcSpec.of("f", "m"), q::add).call(new byte[1]);
         RpcCallResultEvent r = poll(q);
         assertThat(r.status()).isEqualTo(RpcCallStatus.SUCCESS);
-        assertThat(new String(r.data())).isEqualTo("self");
+        assertThat(new String(r.data(), StandardCharsets.UTF_8)).isEqualTo("self");
     }
 
     @Test
@@ -183,12 +184,12 @@ public abstract class RpcContract extends ContractBase {
         BlockingQueue<RpcCallEvent> calls = new LinkedBlockingQueue<>();
         RpcServer srv = connect("server").createRpcServer("srv", RpcSpec.of("f", "m"), calls::add);
         BlockingQueue<RpcCallResultEvent> q = new LinkedBlockingQueue<>();
-        connect("client").createRpcClient("c", RpcSpec.of("f", "m"), q::add).call("a".getBytes());
+        connect("client").createRpcClient("c", RpcSpec.of("f", "m"), q::add).call("a".getBytes(StandardCharsets.UTF_8));
         RpcCallEvent call = calls.poll(WAIT_S, TimeUnit.SECONDS);
         assertThat(call).isNotNull();
-        srv.submitResult(call, "late".getBytes());
-        srv.submitResult(call, "twice".getBytes());
-        assertThat(new String(poll(q).data())).isEqualTo("late");
+        srv.submitResult(call, "late".getBytes(StandardCharsets.UTF_8));
+        srv.submitResult(call, "twice".getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(poll(q).data(), StandardCharsets.UTF_8)).isEqualTo("late");
         assertThat(q.poll(50, TimeUnit.MILLISECONDS)).as("a second answer to one call is ignored").isNull();
     }
 

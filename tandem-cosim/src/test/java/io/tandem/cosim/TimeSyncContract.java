@@ -1,5 +1,6 @@
 package io.tandem.cosim;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -350,7 +351,7 @@ public abstract class TimeSyncContract extends ContractBase {
             if (ts.now() - e.timestampNs() > MS) {
                 chronology.add("now " + ts.now() + " ts " + e.timestampNs());
             }
-            fromGuests.add(new String(e.data()));
+            fromGuests.add(new String(e.data(), StandardCharsets.UTF_8));
         });
         ts.setSimulationStepHandler((now, d) -> tick.publish(longs(now)), MS);
         CompletableFuture<ParticipantState> done = lc.startLifecycle();
@@ -361,7 +362,7 @@ public abstract class TimeSyncContract extends ContractBase {
                 DataPublisher back = guest.createDataPublisher("back", PubSubSpec.of("guest", "m"), 0);
                 Long t = ticks.poll(WAIT_S, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(t).as("guest receives the running simulation's ticks").isNotNull();
-                back.publish(("round" + round).getBytes());
+                back.publish(("round" + round).getBytes(StandardCharsets.UTF_8));
                 assertThat(fromGuests.poll(WAIT_S, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("round" + round);
             }
         }
@@ -383,7 +384,7 @@ public abstract class TimeSyncContract extends ContractBase {
             fromBase.publish(longs(now));
         }, MS);
         BlockingQueue<String> fromJoiners = new LinkedBlockingQueue<>();
-        base.createDataSubscriber("j", PubSubSpec.of("fromJoiner", ""), e -> fromJoiners.add(new String(e.data())));
+        base.createDataSubscriber("j", PubSubSpec.of("fromJoiner", ""), e -> fromJoiners.add(new String(e.data(), StandardCharsets.UTF_8)));
         CompletableFuture<ParticipantState> baseDone = lc.startLifecycle();
         for (int round = 0; round < 3; round++) {
             long before = baseNow.get();
@@ -404,7 +405,7 @@ public abstract class TimeSyncContract extends ContractBase {
                         firstNows.add(now);
                     }
                     if (gotBase.isDone() && now >= first[0] + 3 * MS) {
-                        out.publish(name.getBytes());
+                        out.publish(name.getBytes(StandardCharsets.UTF_8));
                         jl.stop("leaving");
                     }
                 }, MS);

@@ -166,7 +166,7 @@ public final class ParticipantCore implements Participant, TransportListener {
         requireName(participantName, "participant name");
         URI uri = Transports.parse(registryUri);
         Transport transport = Transports.forScheme(uri);
-        ParticipantCore core = new ParticipantCore(simulationName, participantName, System::nanoTime);
+        ParticipantCore core = new ParticipantCore(simulationName, participantName, WallClock.MONOTONIC_NS);
         core.session = transport.join(uri, simulationName, participantName, core);
         core.selfId = core.session.peerId();
         core.connectedNames.put(participantName, core.selfId);

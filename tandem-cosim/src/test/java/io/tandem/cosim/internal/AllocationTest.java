@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * The steady-state lockstep allocates nothing on the participants' threads: each participant's
  * worker measures its own allocated bytes over 20 000 steps after a 5 000-step warm-up.
  */
+@SuppressForbidden // per-thread allocation counters live in com.sun.management
 class AllocationTest {
     private static final long MS = 1_000_000;
 
