@@ -654,4 +654,28 @@ public abstract class LifecycleContract extends ContractBase {
         assertThat(threads).hasSize(1);
         assertThat(threads.iterator().next()).isNotSameAs(Thread.currentThread());
     }
+
+    @Test
+    void abort_afterShutdown_ignored() {
+        Participant ctl = connect("controller");
+        LifecycleService lc = connect("p").createLifecycleService(OperationMode.AUTONOMOUS);
+        List<ParticipantState> aborts = new CopyOnWriteArrayList<>();
+        lc.setAbortHandler(aborts::add);
+        CompletableFuture<ParticipantStatus> running = when(ctl, "p", ParticipantState.RUNNING);
+        CompletableFuture<ParticipantState> done = lc.startLifecycle();
+        await(running);
+        lc.stop("done");
+        assertThat(await(done)).isEqualTo(ParticipantState.SHUTDOWN);
+        ctl.createSystemController().abortSimulation();
+        // a status round trip through p proves the abort command was processed before it
+        CompletableFuture<ParticipantStatus> probe = new CompletableFuture<>();
+        connect("probe").createSystemMonitor().addParticipantStatusHandler(s -> {
+            if (s.participantName().equals("p")) {
+                probe.complete(s);
+            }
+        });
+        assertThat(await(probe).state()).isEqualTo(ParticipantState.SHUTDOWN);
+        assertThat(lc.state()).isEqualTo(ParticipantState.SHUTDOWN);
+        assertThat(aborts).isEmpty();
+    }
 }

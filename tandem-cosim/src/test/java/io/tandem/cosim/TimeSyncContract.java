@@ -539,4 +539,47 @@ public abstract class TimeSyncContract extends ContractBase {
             Thread.onSpinWait();
         }
     }
+
+    @Test
+    void systemError_coordinatedParticipantsStopAdvancing() {
+        controller("a", "b", "watchdog");
+        LifecycleService watchdog = connect("watchdog").createLifecycleService(OperationMode.COORDINATED);
+        List<String> stepsAfterError = new CopyOnWriteArrayList<>();
+        List<LifecycleService> lcs = new ArrayList<>();
+        List<CompletableFuture<ParticipantState>> done = new ArrayList<>();
+        CompletableFuture<Void> bothSawError = new CompletableFuture<>();
+        AtomicInteger sawError = new AtomicInteger();
+        for (String n : List.of("a", "b")) {
+            Participant p = connect(n);
+            boolean[] errorSeen = {false};
+            // the monitor handler and the step handler run on the same thread: no step may follow
+            p.createSystemMonitor().addSystemStateHandler(s -> {
+                if (s == SystemState.ERROR && !errorSeen[0]) {
+                    errorSeen[0] = true;
+                    if (sawError.incrementAndGet() == 2) {
+                        bothSawError.complete(null);
+                    }
+                }
+            });
+            LifecycleService lc = synced(p, MS, (now, d) -> {
+                if (errorSeen[0]) {
+                    stepsAfterError.add(n + "@" + now);
+                }
+                if (n.equals("a") && now == 20 * MS) {
+                    watchdog.reportError("watchdog tripped");
+                }
+            });
+            lcs.add(lc);
+            done.add(lc.startLifecycle());
+        }
+        watchdog.startLifecycle();
+        await(bothSawError);
+        for (LifecycleService lc : lcs) {
+            lc.stop("after error");
+        }
+        for (CompletableFuture<ParticipantState> f : done) {
+            assertThat(await(f)).isEqualTo(ParticipantState.SHUTDOWN);
+        }
+        assertThat(stepsAfterError).isEmpty();
+    }
 }
