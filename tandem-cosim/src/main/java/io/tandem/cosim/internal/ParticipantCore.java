@@ -54,6 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -75,10 +76,12 @@ import org.slf4j.LoggerFactory;
  * then drains the inbox once more; every message enqueued before the announcements it read is in
  * the inbox by then, so an empty second drain proves nothing earlier is pending.
  *
- * Idling: spin, then yield (about 1 ms by default: parking costs a futex wake-up per step, which
- * capped a 2-participant lockstep near 230k steps/s against 0.8-2M with the longer yield phase),
- * then park; producers unpark only a parked worker (Dekker-style
- * signalled/parked volatiles), so a busy lockstep pays no syscalls.
+ * Idling: spin, then yield, then park; producers unpark only a parked worker (Dekker-style
+ * signalled/parked volatiles), so a busy lockstep pays no syscalls. How long to spin depends on
+ * how many workers of the JVM are not parked: while they fit the CPUs a worker spins long (2
+ * participants on 2 cores: ~1.6M steps/s instead of ~0.2M when they park); beyond that spinning
+ * steals the CPU the others need (8 participants on 2 cores fell from ~55k to ~400 steps/s), so
+ * it yields after a few spins.
  */
 
 /**
@@ -91,8 +94,18 @@ public final class ParticipantCore implements Participant, TransportListener {
     public static final String IDLE_SPINS_PROP = "tandem.idle.spins";
     /** system property: idle cycles a worker yields before it parks */
     public static final String IDLE_YIELDS_PROP = "tandem.idle.yields";
+    /** system property: idle cycles a worker busy-spins while no more workers run than there are CPUs */
+    public static final String IDLE_SPINS_UNDERSUBSCRIBED_PROP = "tandem.idle.spins.undersubscribed";
     private static final int SPIN_LIMIT = Integer.getInteger(IDLE_SPINS_PROP, 64);
+    private static final int SPIN_LIMIT_UNDERSUBSCRIBED = Integer.getInteger(IDLE_SPINS_UNDERSUBSCRIBED_PROP, 20_000);
     private static final int YIELD_LIMIT = Integer.getInteger(IDLE_YIELDS_PROP, 1000);
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+    /**
+     * participant workers of this JVM that are not parked. CPU oversubscription is a property of
+     * the whole process, hence one counter per JVM: a worker spins only while spinning cannot
+     * take a CPU from another worker.
+     */
+    private static final AtomicInteger RUNNING_WORKERS = new AtomicInteger();
     private static final long WALL_TICK_NS = 100_000;
     /** system property: how long connect waits for earlier peers' discovery replies (ms) */
     public static final String CONNECT_TIMEOUT_PROP = "tandem.connect.timeout.ms";
@@ -256,6 +269,15 @@ public final class ParticipantCore implements Participant, TransportListener {
     }
 
     private void runWorker() {
+        RUNNING_WORKERS.incrementAndGet();
+        try {
+            workLoop();
+        } finally {
+            RUNNING_WORKERS.decrementAndGet();
+        }
+    }
+
+    private void workLoop() {
         int idle = 0;
         while (running) {
             signalled = false;
@@ -277,21 +299,24 @@ public final class ParticipantCore implements Participant, TransportListener {
     }
 
     private int idle(int idle) {
-        if (idle < SPIN_LIMIT) {
+        int spins = RUNNING_WORKERS.get() <= CPUS ? SPIN_LIMIT_UNDERSUBSCRIBED : SPIN_LIMIT;
+        if (idle < spins) {
             Thread.onSpinWait();
-        } else if (idle < SPIN_LIMIT + YIELD_LIMIT) {
+        } else if (idle < spins + YIELD_LIMIT) {
             Thread.yield();
         } else {
             parked = true;
             if (!signalled && running) {
+                RUNNING_WORKERS.decrementAndGet();
                 if (wallTimedCalls > 0) {
                     LockSupport.parkNanos(this, WALL_TICK_NS);
                 } else {
                     LockSupport.park(this);
                 }
+                RUNNING_WORKERS.incrementAndGet();
             }
             parked = false;
-            return SPIN_LIMIT;
+            return 0;
         }
         return idle + 1;
     }
