@@ -1,0 +1,2 @@
+/** Rigid-body kinematics, the midpoint integrator and constraint assembly. */
+package io.tandem.physics.internal.dynamics;

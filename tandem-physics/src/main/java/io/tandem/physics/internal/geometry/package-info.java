@@ -1,0 +1,2 @@
+/** Shapes, mass properties, bounding boxes, broad phase and narrow phase. */
+package io.tandem.physics.internal.geometry;
