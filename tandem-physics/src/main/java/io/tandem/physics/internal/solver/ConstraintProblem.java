@@ -1,0 +1,252 @@
+package io.tandem.physics.internal.solver;
+
+import java.util.Arrays;
+
+/**
+ * One step's constraint problem in impulse form (shared/specs/physics.md 1.3 (a), (b)):
+ *
+ * <pre>
+ *   A_i v_i = b_i + sum_c J_ci^T p_c          for every subsystem i       (R1)
+ *   y_c = sum_i J_ci v_i + e_c,   (p_c, y_c) in K_c   for every constraint c
+ * </pre>
+ *
+ * <p>Bodies carry 6 velocity coordinates (linear then angular, world frame). A subsystem is a
+ * group of bodies whose coordinates are stacked in body order; its matrix {@code A_i} is dense
+ * (size {@code 6 k}). A constraint block touches one or two bodies (side A and side B; B may be
+ * absent), with {@code m_c} rows and one Jacobian row of 6 per side and row.
+ *
+ * <p>Block kinds and their laws on (p, y):
+ * <ul>
+ *   <li>{@link #HARD}: y = 0, p free;</li>
+ *   <li>{@link #SOFT}: y + gamma p = 0 per row (a compliant constraint: springs, dampers);</li>
+ *   <li>{@link #LIMIT}: 1 row, 0 &lt;= p perp y &gt;= 0;</li>
+ *   <li>{@link #BOXED}: 1 row, lo &lt;= p &lt;= hi, y = 0 inside (a motor with a force bound);</li>
+ *   <li>{@link #CONTACT}: 3 rows (normal, tangent 1, tangent 2), Signorini with the exact
+ *       Coulomb cone of coefficient mu.</li>
+ * </ul>
+ *
+ * <p>Capacities grow on demand and never shrink, so a problem reused across steps stops
+ * allocating once it has seen its largest step. Not thread-safe.
+ */
+public final class ConstraintProblem {
+    /** y = 0, p free */
+    public static final int HARD = 0;
+    /** y + gamma p = 0 */
+    public static final int SOFT = 1;
+    /** 0 <= p perp y >= 0 */
+    public static final int LIMIT = 2;
+    /** lo <= p <= hi */
+    public static final int BOXED = 3;
+    /** normal + two tangents, Coulomb cone */
+    public static final int CONTACT = 4;
+
+    // ---------------------------------------------------------------- bodies and subsystems
+    /** number of dynamic bodies */
+    public int bodies;
+    /** subsystem of each body (bodies x 1) */
+    public int[] subsystemOf = new int[0];
+    /** coordinate offset of each body inside its subsystem (bodies x 1), a multiple of 6 */
+    public int[] offsetInSubsystem = new int[0];
+    /** number of subsystems */
+    public int subsystems;
+    /** dimension of each subsystem (subsystems x 1) */
+    public int[] dim = new int[0];
+    /** start of each subsystem's dense A (row-major dim x dim) in {@link #a} */
+    public int[] aStart = new int[0];
+    /** start of each subsystem's vectors in {@link #b} and {@link #v} */
+    public int[] vStart = new int[0];
+    /** dense subsystem matrices, row-major */
+    public double[] a = new double[0];
+    /** right-hand sides b_i (stacked) */
+    public double[] b = new double[0];
+    /** solution v (stacked); also the previous velocity on input, used to seed ADMM splits */
+    public double[] v = new double[0];
+
+    // ---------------------------------------------------------------- constraints
+    /** number of constraint blocks */
+    public int constraints;
+    /** kind of each block */
+    public int[] kind = new int[0];
+    /** first row of each block */
+    public int[] rowStart = new int[0];
+    /** rows of each block */
+    public int[] rows = new int[0];
+    /** body on side A (index into the dynamic bodies), or -1 */
+    public int[] bodyA = new int[0];
+    /** body on side B, or -1 */
+    public int[] bodyB = new int[0];
+    /** friction coefficient of contact blocks */
+    public double[] mu = new double[0];
+    /** total rows */
+    public int totalRows;
+    /** Jacobian rows of side A (totalRows x 6) */
+    public double[] jA = new double[0];
+    /** Jacobian rows of side B (totalRows x 6) */
+    public double[] jB = new double[0];
+    /** bias e per row */
+    public double[] e = new double[0];
+    /** compliance gamma per row (SOFT rows) */
+    public double[] gamma = new double[0];
+    /** lower bound per row (BOXED) */
+    public double[] lo = new double[0];
+    /** upper bound per row (BOXED) */
+    public double[] hi = new double[0];
+    /** impulse per row: warm start on input, solution on output */
+    public double[] p = new double[0];
+
+    /**
+     * Clears the problem and sizes it for {@code nBodies} bodies, each its own subsystem unless
+     * {@link #group} is used.
+     *
+     * @param nBodies dynamic bodies
+     */
+    public void resetBodies(int nBodies) {
+        bodies = nBodies;
+        subsystemOf = grow(subsystemOf, nBodies);
+        offsetInSubsystem = grow(offsetInSubsystem, nBodies);
+        for (int i = 0; i < nBodies; i++) {
+            subsystemOf[i] = i;
+            offsetInSubsystem[i] = 0;
+        }
+        constraints = 0;
+        totalRows = 0;
+    }
+
+    /**
+     * Groups bodies into subsystems: {@code groupOf[i]} is the subsystem of body i; subsystems
+     * are numbered 0..n-1 and bodies keep their order inside a subsystem. Call after
+     * {@link #resetBodies} and before {@link #layout}.
+     *
+     * @param groupOf subsystem per body (not modified)
+     */
+    public void group(int[] groupOf) {
+        for (int i = 0; i < bodies; i++) {
+            subsystemOf[i] = groupOf[i];
+        }
+    }
+
+    /** Computes subsystem dimensions and offsets, sizes A, b and v, and zeroes A and b. */
+    public void layout() {
+        int n = 0;
+        for (int i = 0; i < bodies; i++) {
+            n = Math.max(n, subsystemOf[i] + 1);
+        }
+        subsystems = n;
+        dim = grow(dim, n);
+        aStart = grow(aStart, n);
+        vStart = grow(vStart, n);
+        Arrays.fill(dim, 0, n, 0);
+        for (int i = 0; i < bodies; i++) {
+            int s = subsystemOf[i];
+            offsetInSubsystem[i] = dim[s];
+            dim[s] += 6;
+        }
+        int aTotal = 0;
+        int vTotal = 0;
+        for (int s = 0; s < n; s++) {
+            aStart[s] = aTotal;
+            vStart[s] = vTotal;
+            aTotal += dim[s] * dim[s];
+            vTotal += dim[s];
+        }
+        a = grow(a, aTotal);
+        b = grow(b, vTotal);
+        v = grow(v, vTotal);
+        Arrays.fill(a, 0, aTotal, 0);
+        Arrays.fill(b, 0, vTotal, 0);
+    }
+
+    /** @return index of body i's first coordinate in {@link #b} / {@link #v} */
+    public int coord(int body) {
+        return vStart[subsystemOf[body]] + offsetInSubsystem[body];
+    }
+
+    /**
+     * Adds a constraint block and returns its first row; fill {@link #jA}, {@link #jB},
+     * {@link #e} (and gamma, lo, hi) for its rows afterwards. The impulse rows are left as they
+     * are (warm start); set them explicitly.
+     *
+     * @param blockKind one of the kind constants
+     * @param m         rows
+     * @param a         body of side A or -1
+     * @param b         body of side B or -1
+     * @param friction  friction coefficient (CONTACT)
+     * @return the block's first row
+     */
+    public int addBlock(int blockKind, int m, int a, int b, double friction) {
+        int c = constraints++;
+        kind = grow(kind, constraints);
+        rowStart = grow(rowStart, constraints);
+        rows = grow(rows, constraints);
+        bodyA = grow(bodyA, constraints);
+        bodyB = grow(bodyB, constraints);
+        mu = grow(mu, constraints);
+        kind[c] = blockKind;
+        rowStart[c] = totalRows;
+        rows[c] = m;
+        bodyA[c] = a;
+        bodyB[c] = b;
+        mu[c] = friction;
+        int r0 = totalRows;
+        totalRows += m;
+        jA = grow(jA, 6 * totalRows);
+        jB = grow(jB, 6 * totalRows);
+        e = grow(e, totalRows);
+        gamma = grow(gamma, totalRows);
+        lo = grow(lo, totalRows);
+        hi = grow(hi, totalRows);
+        p = grow(p, totalRows);
+        Arrays.fill(jA, 6 * r0, 6 * totalRows, 0);
+        Arrays.fill(jB, 6 * r0, 6 * totalRows, 0);
+        Arrays.fill(e, r0, totalRows, 0);
+        Arrays.fill(gamma, r0, totalRows, 0);
+        Arrays.fill(lo, r0, totalRows, Double.NEGATIVE_INFINITY);
+        Arrays.fill(hi, r0, totalRows, Double.POSITIVE_INFINITY);
+        return r0;
+    }
+
+    /**
+     * Constraint velocity y of a row at the current {@link #v}.
+     *
+     * @param row the row
+     * @return J v + e for that row
+     */
+    public double rowVelocity(int row) {
+        int c = blockOfRow(row);
+        double y = e[row];
+        if (bodyA[c] >= 0) {
+            y += dot6(jA, 6 * row, v, coord(bodyA[c]));
+        }
+        if (bodyB[c] >= 0) {
+            y += dot6(jB, 6 * row, v, coord(bodyB[c]));
+        }
+        return y;
+    }
+
+    private int blockOfRow(int row) {
+        int lo0 = 0;
+        int hi0 = constraints - 1;
+        while (lo0 < hi0) {
+            int mid = (lo0 + hi0 + 1) >>> 1;
+            if (rowStart[mid] <= row) {
+                lo0 = mid;
+            } else {
+                hi0 = mid - 1;
+            }
+        }
+        return lo0;
+    }
+
+    static double dot6(double[] x, int xi, double[] y, int yi) {
+        return x[xi] * y[yi] + x[xi + 1] * y[yi + 1] + x[xi + 2] * y[yi + 2]
+                + x[xi + 3] * y[yi + 3] + x[xi + 4] * y[yi + 4] + x[xi + 5] * y[yi + 5];
+    }
+
+    static int[] grow(int[] a, int n) {
+        return a.length >= n ? a : Arrays.copyOf(a, Math.max(n, a.length * 2));
+    }
+
+    static double[] grow(double[] a, int n) {
+        return a.length >= n ? a : Arrays.copyOf(a, Math.max(n, a.length * 2));
+    }
+}

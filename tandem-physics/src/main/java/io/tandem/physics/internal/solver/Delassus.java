@@ -1,0 +1,206 @@
+package io.tandem.physics.internal.solver;
+
+/*
+ * Implementation notes.
+ *
+ * Shared setup of the projected baselines (PGS, PJ): factor every A_s, and for every row r and
+ * pair k store t_rk = A_s^-1 J_rk^T (dense over the subsystem), so that an impulse change dp_r
+ * updates the velocities as v_s += t_rk dp_r, and the block Delassus matrices
+ * W_c = sum_k J_ck A_k^-1 J_ck^T (m x m). Cost is rows x subsystem dimension; for grouped
+ * subsystems of many bodies SubADMM (which never forms A^-1 J^T) is the better choice.
+ */
+
+/** Block Delassus operator of a problem for the projected baselines. Not thread-safe. */
+final class Delassus {
+    final Pairs pairs = new Pairs();
+    /** factorized A per subsystem (copy of problem.a) */
+    double[] aFactor = new double[0];
+    /** start of t for (row, pair k) at [2 row + k] */
+    int[] tStart = new int[0];
+    /** A^-1 J^T columns */
+    double[] t = new double[0];
+    /** start of block c's W (m x m row-major) */
+    int[] wStart = new int[0];
+    double[] w = new double[0];
+    /** factor of W (+ gamma I) for HARD / SOFT blocks; 2x2 inverse of the tangent block for contacts */
+    double[] wFactor = new double[0];
+    private double[] unit = new double[0];
+
+    void build(ConstraintProblem pr) {
+        pairs.build(pr);
+        aFactor = ConstraintProblem.grow(aFactor, pr.a.length);
+        System.arraycopy(pr.a, 0, aFactor, 0, pr.aStart.length == 0 ? 0 : Math.min(pr.a.length, aFactor.length));
+        for (int s = 0; s < pr.subsystems; s++) {
+            if (!DenseOps.cholesky(aFactor, pr.aStart[s], pr.dim[s])) {
+                throw new IllegalStateException("subsystem " + s + ": its mass matrix is not positive definite");
+            }
+        }
+        // A^-1 J^T per row and pair
+        tStart = ConstraintProblem.grow(tStart, 2 * pr.totalRows);
+        int total = 0;
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    tStart[2 * r + k] = total;
+                    total += pr.dim[pairs.sub[2 * c + k]];
+                }
+            }
+        }
+        t = ConstraintProblem.grow(t, total);
+        unit = ConstraintProblem.grow(unit, pr.b.length);
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    int s = pairs.sub[2 * c + k];
+                    int v0 = pr.vStart[s];
+                    int n = pr.dim[s];
+                    java.util.Arrays.fill(unit, v0, v0 + n, 0);
+                    Pairs.addRowTransposed(pr, c, pairs.sides[2 * c + k], r, 1.0, unit);
+                    DenseOps.choleskySolve(aFactor, pr.aStart[s], n, unit, v0);
+                    System.arraycopy(unit, v0, t, tStart[2 * r + k], n);
+                }
+            }
+        }
+        // block Delassus matrices and their local factors
+        wStart = ConstraintProblem.grow(wStart, pr.constraints);
+        int wTotal = 0;
+        for (int c = 0; c < pr.constraints; c++) {
+            wStart[c] = wTotal;
+            wTotal += pr.rows[c] * pr.rows[c];
+        }
+        w = ConstraintProblem.grow(w, wTotal);
+        wFactor = ConstraintProblem.grow(wFactor, wTotal);
+        for (int c = 0; c < pr.constraints; c++) {
+            int m = pr.rows[c];
+            int r0 = pr.rowStart[c];
+            int w0 = wStart[c];
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < m; j++) {
+                    double s = 0;
+                    for (int k = 0; k < pairs.count[c]; k++) {
+                        int sub = pairs.sub[2 * c + k];
+                        s += rowDotT(pr, c, k, r0 + i, r0 + j, sub);
+                    }
+                    w[w0 + i * m + j] = s;
+                }
+            }
+            System.arraycopy(w, w0, wFactor, w0, m * m);
+            int kind = pr.kind[c];
+            if (kind == ConstraintProblem.HARD || kind == ConstraintProblem.SOFT) {
+                for (int i = 0; i < m; i++) {
+                    wFactor[w0 + i * m + i] += pr.gamma[r0 + i] + 1e-14 * (1 + w[w0 + i * m + i]);
+                }
+                if (!DenseOps.cholesky(wFactor, w0, m)) {
+                    throw new IllegalStateException("constraint block " + c + " is degenerate (its Jacobian rows are dependent)");
+                }
+            } else if (kind == ConstraintProblem.CONTACT) {
+                double a = w[w0 + 4];
+                double b = w[w0 + 5];
+                double d = w[w0 + 8];
+                double det = a * d - b * b;
+                wFactor[w0] = d / det;
+                wFactor[w0 + 1] = -b / det;
+                wFactor[w0 + 2] = a / det;
+            }
+        }
+    }
+
+    /** J_{c,k} row i . t_{row j, k} (both rows of block c). */
+    private double rowDotT(ConstraintProblem pr, int c, int k, int rowI, int rowJ, int sub) {
+        int mask = pairs.sides[2 * c + k];
+        int base = pr.vStart[sub];
+        int t0 = tStart[2 * rowJ + k];
+        double s = 0;
+        if ((mask & 1) != 0) {
+            int o = pr.coord(pr.bodyA[c]) - base;
+            for (int d = 0; d < 6; d++) {
+                s += pr.jA[6 * rowI + d] * t[t0 + o + d];
+            }
+        }
+        if ((mask & 2) != 0) {
+            int o = pr.coord(pr.bodyB[c]) - base;
+            for (int d = 0; d < 6; d++) {
+                s += pr.jB[6 * rowI + d] * t[t0 + o + d];
+            }
+        }
+        return s;
+    }
+
+    /** Solves the unconstrained dynamics v = A^-1 b into pr.v. */
+    void freeVelocity(ConstraintProblem pr) {
+        System.arraycopy(pr.b, 0, pr.v, 0, pr.b.length == 0 ? 0 : Math.min(pr.b.length, pr.v.length));
+        for (int s = 0; s < pr.subsystems; s++) {
+            DenseOps.choleskySolve(aFactor, pr.aStart[s], pr.dim[s], pr.v, pr.vStart[s]);
+        }
+    }
+
+    /** v += t_{r,k} dp for every pair of block c. */
+    void applyImpulse(ConstraintProblem pr, int c, int r, double dp, double[] v) {
+        if (dp == 0) {
+            return;
+        }
+        for (int k = 0; k < pairs.count[c]; k++) {
+            int s = pairs.sub[2 * c + k];
+            int v0 = pr.vStart[s];
+            int t0 = tStart[2 * r + k];
+            for (int d = 0; d < pr.dim[s]; d++) {
+                v[v0 + d] += t[t0 + d] * dp;
+            }
+        }
+    }
+
+    /** y_r = J_r v + e_r over the block's pairs. */
+    double rowVelocity(ConstraintProblem pr, int c, int r, double[] v) {
+        double y = pr.e[r];
+        for (int k = 0; k < pairs.count[c]; k++) {
+            y += Pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, v);
+        }
+        return y;
+    }
+
+    /**
+     * The exact projected block update used by PGS (and, relaxed, by PJ): given the block's
+     * current constraint velocities {@code y} (length m at [r0..]) and impulses, writes the new
+     * impulses into {@code out}.
+     */
+    void blockUpdate(ConstraintProblem pr, int c, double[] y, double[] out) {
+        int m = pr.rows[c];
+        int r0 = pr.rowStart[c];
+        int w0 = wStart[c];
+        switch (pr.kind[c]) {
+            case ConstraintProblem.HARD, ConstraintProblem.SOFT -> {
+                // p_new = p - (W + gamma)^-1 (y + gamma p)
+                for (int i = 0; i < m; i++) {
+                    out[r0 + i] = y[r0 + i] + pr.gamma[r0 + i] * pr.p[r0 + i];
+                }
+                DenseOps.choleskySolve(wFactor, w0, m, out, r0);
+                for (int i = 0; i < m; i++) {
+                    out[r0 + i] = pr.p[r0 + i] - out[r0 + i];
+                }
+            }
+            case ConstraintProblem.LIMIT -> out[r0] = Math.max(0, pr.p[r0] - y[r0] / w[w0]);
+            case ConstraintProblem.BOXED -> out[r0] = Math.min(pr.hi[r0], Math.max(pr.lo[r0], pr.p[r0] - y[r0] / w[w0]));
+            case ConstraintProblem.CONTACT -> {
+                // normal with its own diagonal, then the tangent pair with the exact 2x2 block,
+                // accounting for the normal change, then the Coulomb disk
+                double pn = Math.max(0, pr.p[r0] - y[r0] / w[w0]);
+                double dpn = pn - pr.p[r0];
+                double y1 = y[r0 + 1] + w[w0 + 3] * dpn;
+                double y2 = y[r0 + 2] + w[w0 + 6] * dpn;
+                double pt1 = pr.p[r0 + 1] - (wFactor[w0] * y1 + wFactor[w0 + 1] * y2);
+                double pt2 = pr.p[r0 + 2] - (wFactor[w0 + 1] * y1 + wFactor[w0 + 2] * y2);
+                double norm = Math.sqrt(pt1 * pt1 + pt2 * pt2);
+                double limit = pr.mu[c] * pn;
+                if (norm > limit) {
+                    double s = norm > 0 ? limit / norm : 0;
+                    pt1 *= s;
+                    pt2 *= s;
+                }
+                out[r0] = pn;
+                out[r0 + 1] = pt1;
+                out[r0 + 2] = pt2;
+            }
+            default -> throw new IllegalStateException("unknown constraint kind " + pr.kind[c]);
+        }
+    }
+}

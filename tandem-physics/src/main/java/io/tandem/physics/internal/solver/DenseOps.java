@@ -1,0 +1,57 @@
+package io.tandem.physics.internal.solver;
+
+/**
+ * Small dense kernels on row-major arrays with offsets: Cholesky factorization and solves.
+ * Stateless; allocate nothing.
+ */
+final class DenseOps {
+    private DenseOps() {
+    }
+
+    /**
+     * In-place Cholesky factorization of the SPD n x n matrix at {@code m[off..]} (row-major):
+     * the lower triangle becomes L with A = L L^T. Modified.
+     *
+     * @return false if the matrix is not positive definite
+     */
+    static boolean cholesky(double[] m, int off, int n) {
+        for (int j = 0; j < n; j++) {
+            double d = m[off + j * n + j];
+            for (int k = 0; k < j; k++) {
+                double l = m[off + j * n + k];
+                d -= l * l;
+            }
+            if (!(d > 0)) {
+                return false;
+            }
+            d = Math.sqrt(d);
+            m[off + j * n + j] = d;
+            for (int i = j + 1; i < n; i++) {
+                double s = m[off + i * n + j];
+                for (int k = 0; k < j; k++) {
+                    s -= m[off + i * n + k] * m[off + j * n + k];
+                }
+                m[off + i * n + j] = s / d;
+            }
+        }
+        return true;
+    }
+
+    /** Solves L L^T x = rhs in place ({@code x[xo..xo+n)} holds rhs on entry). */
+    static void choleskySolve(double[] l, int off, int n, double[] x, int xo) {
+        for (int i = 0; i < n; i++) {
+            double s = x[xo + i];
+            for (int k = 0; k < i; k++) {
+                s -= l[off + i * n + k] * x[xo + k];
+            }
+            x[xo + i] = s / l[off + i * n + i];
+        }
+        for (int i = n - 1; i >= 0; i--) {
+            double s = x[xo + i];
+            for (int k = i + 1; k < n; k++) {
+                s -= l[off + k * n + i] * x[xo + k];
+            }
+            x[xo + i] = s / l[off + i * n + i];
+        }
+    }
+}

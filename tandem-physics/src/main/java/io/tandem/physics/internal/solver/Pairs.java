@@ -1,0 +1,75 @@
+package io.tandem.physics.internal.solver;
+
+/**
+ * The (constraint, subsystem) pairs of a problem: a block touches one or two distinct
+ * subsystems; both sides of a block inside one subsystem form a single pair. Provides J and J^T
+ * products restricted to one pair. Recomputed per solve; allocation-free once grown.
+ */
+final class Pairs {
+    /** pairs per block (0..2) */
+    int[] count = new int[0];
+    /** subsystem of pair k of block c at [2c + k] */
+    int[] sub = new int[0];
+    /** which sides belong to pair k of block c at [2c + k]: bit 1 = side A, bit 2 = side B */
+    int[] sides = new int[0];
+
+    void build(ConstraintProblem pr) {
+        int n = pr.constraints;
+        count = ConstraintProblem.grow(count, n);
+        sub = ConstraintProblem.grow(sub, 2 * n);
+        sides = ConstraintProblem.grow(sides, 2 * n);
+        for (int c = 0; c < n; c++) {
+            int a = pr.bodyA[c];
+            int b = pr.bodyB[c];
+            int k = 0;
+            if (a >= 0) {
+                sub[2 * c] = pr.subsystemOf[a];
+                sides[2 * c] = 1;
+                k = 1;
+            }
+            if (b >= 0) {
+                int sb = pr.subsystemOf[b];
+                if (k == 1 && sub[2 * c] == sb) {
+                    sides[2 * c] |= 2;
+                } else {
+                    sub[2 * c + k] = sb;
+                    sides[2 * c + k] = 2;
+                    k++;
+                }
+            }
+            count[c] = k;
+        }
+    }
+
+    /**
+     * x = J_{c,k} row {@code row} times the subsystem vector {@code vec} (stacked like v).
+     */
+    static double rowTimes(ConstraintProblem pr, int c, int sidesMask, int row, double[] vec) {
+        double x = 0;
+        if ((sidesMask & 1) != 0) {
+            x += ConstraintProblem.dot6(pr.jA, 6 * row, vec, pr.coord(pr.bodyA[c]));
+        }
+        if ((sidesMask & 2) != 0) {
+            x += ConstraintProblem.dot6(pr.jB, 6 * row, vec, pr.coord(pr.bodyB[c]));
+        }
+        return x;
+    }
+
+    /** out += J_{c,k} row {@code row}^T * s, into the stacked vector {@code out}. */
+    static void addRowTransposed(ConstraintProblem pr, int c, int sidesMask, int row, double s, double[] out) {
+        if ((sidesMask & 1) != 0) {
+            int o = pr.coord(pr.bodyA[c]);
+            int j = 6 * row;
+            for (int d = 0; d < 6; d++) {
+                out[o + d] += pr.jA[j + d] * s;
+            }
+        }
+        if ((sidesMask & 2) != 0) {
+            int o = pr.coord(pr.bodyB[c]);
+            int j = 6 * row;
+            for (int d = 0; d < 6; d++) {
+                out[o + d] += pr.jB[j + d] * s;
+            }
+        }
+    }
+}

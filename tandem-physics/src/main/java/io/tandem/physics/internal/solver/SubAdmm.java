@@ -1,0 +1,295 @@
+package io.tandem.physics.internal.solver;
+
+import java.util.Arrays;
+
+/*
+ * Implementation notes.
+ *
+ * Subsystem-based ADMM (Lee, Lee & Lee, ICRA 2023, arXiv 2302.14344), as reconstructed in
+ * shared/specs/physics.md 1.3 (c)-(i) (checked there against exact KKT solutions):
+ *
+ *   (15) v-step, per subsystem i:
+ *        (A_i + beta_i sum_c J_ci^T J_ci) v_i = b_i + sum_c J_ci^T (beta_i z_ci + p_c)
+ *   (13) z-step, per constraint c: x_ci = J_ci v_i, w = sum_i 1/beta_i,
+ *        yHat = e_c + sum_i x_ci - w p_c, p_new = law_c(yHat, w) (BlockLaw: exact closed forms),
+ *        z_ci = x_ci + (p_new - p_c)/beta_i
+ *   (14) u-step: u_ci = -p_c, so only the impulse is stored.
+ *
+ * Penalty rule (1.3 (h), rule 3): beta_i = kappa tr(A_i) / sum_c ||J_ci||_F^2, fixed during a
+ * step. Why this one: it is scale-free per subsystem (a heavy body gets a proportionally larger
+ * penalty, so the v-step stays well conditioned for mass ratios of 1e3 and more), needs no tuning
+ * per scene, and needs no refactorization inside the step. Ji et al.'s rule (rule 1) adds an
+ * absolute constant c = 1e5 that depends on their units; CRISP's (rule 2) starts from a
+ * constant 0.1 and relies on adaptation. kappa trades early accuracy (small kappa behaves like
+ * projected Jacobi) against late convergence (large kappa); see SolverContractTest.
+ *
+ * Warm start: p from the previous step (the caller keeps it per contact feature / joint). z
+ * starts at J v^k (the previous velocity), which makes the first v-step reproduce v^k for an
+ * unconstrained subsystem.
+ *
+ * Optional stopping (1.3 (g)): primal r_p = ||(p_new - p)/beta||, dual
+ * r_d = ||beta J^T (z_new - z)||, both max-norms; stop when both are below the tolerance.
+ *
+ * Parallel structure: the v-step gathers per subsystem through a CSR list of its (constraint,
+ * pair) entries, and the z-step writes only its own constraint's rows, so both loops are
+ * embarrassingly parallel and results do not depend on the thread count (no cross-thread sums).
+ */
+
+/**
+ * The Subsystem-ADMM constraint solver. Allocation-free once its buffers have grown to the
+ * largest problem. Not thread-safe.
+ */
+public final class SubAdmm implements ConstraintSolver {
+    private final int iterations;
+    private final double kappa;
+    private final double tolerance;
+    private final ParallelLoop loop;
+
+    private final Pairs pairs = new Pairs();
+    private double[] beta = new double[0];
+    private double[] h = new double[0];
+    /** split variables z per (row, pair k) at [2 row + k] */
+    private double[] z = new double[0];
+    /** J v per (row, pair k) at [2 row + k] */
+    private double[] x = new double[0];
+    private double[] yHat = new double[0];
+    private double[] pNew = new double[0];
+    private int[] adjStart = new int[0];
+    private int[] adj = new int[0];
+    private int[] fill = new int[0];
+    private double[] residuals = new double[0];
+    private ConstraintProblem current;
+    private int lastIterations;
+    // loop bodies as fields: a bound method reference would allocate on every call
+    private final ParallelLoop.RangeBody vStepBody = this::vStep;
+    private final ParallelLoop.RangeBody zStepBody = this::zStep;
+
+    /**
+     * @param iterations iteration budget, at least 1
+     * @param kappa      penalty scale of rule 3, greater than 0
+     * @param tolerance  residual tolerance for early stopping; 0 runs the whole budget
+     * @param loop       parallel loop (threads), or {@link ParallelLoop#serial()}
+     */
+    public SubAdmm(int iterations, double kappa, double tolerance, ParallelLoop loop) {
+        if (iterations < 1) {
+            throw new IllegalArgumentException("SubADMM needs at least 1 iteration, got " + iterations);
+        }
+        if (!(kappa > 0) || Double.isInfinite(kappa)) {
+            throw new IllegalArgumentException("SubADMM penalty scale kappa must be > 0, got " + kappa);
+        }
+        if (!(tolerance >= 0)) {
+            throw new IllegalArgumentException("SubADMM tolerance must be >= 0, got " + tolerance);
+        }
+        this.iterations = iterations;
+        this.kappa = kappa;
+        this.tolerance = tolerance;
+        this.loop = loop;
+    }
+
+    /** @return iterations of the last solve */
+    public int lastIterations() {
+        return lastIterations;
+    }
+
+    @Override
+    public int solve(ConstraintProblem pr) {
+        current = pr;
+        setup(pr);
+        int it = 0;
+        while (it < iterations) {
+            it++;
+            loop.run(pr.subsystems, vStepBody);
+            Arrays.fill(residuals, 0, 2 * loop.chunks(pr.constraints), 0);
+            loop.run(pr.constraints, zStepBody);
+            if (tolerance > 0 && converged(pr)) {
+                break;
+            }
+        }
+        lastIterations = it;
+        current = null;
+        return it;
+    }
+
+    private boolean converged(ConstraintProblem pr) {
+        int chunks = loop.chunks(pr.constraints);
+        double rp = 0;
+        double rd = 0;
+        for (int k = 0; k < chunks; k++) {
+            rp = Math.max(rp, residuals[2 * k]);
+            rd = Math.max(rd, residuals[2 * k + 1]);
+        }
+        return rp <= tolerance && rd <= tolerance;
+    }
+
+    private void setup(ConstraintProblem pr) {
+        pairs.build(pr);
+        int ns = pr.subsystems;
+        beta = ConstraintProblem.grow(beta, ns);
+        // CSR adjacency: the (c, k) entries of each subsystem, in constraint order
+        adjStart = ConstraintProblem.grow(adjStart, ns + 1);
+        fill = ConstraintProblem.grow(fill, ns);
+        Arrays.fill(adjStart, 0, ns + 1, 0);
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int k = 0; k < pairs.count[c]; k++) {
+                adjStart[pairs.sub[2 * c + k] + 1]++;
+            }
+        }
+        for (int s = 0; s < ns; s++) {
+            adjStart[s + 1] += adjStart[s];
+        }
+        adj = ConstraintProblem.grow(adj, adjStart[ns]);
+        System.arraycopy(adjStart, 0, fill, 0, ns);
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int k = 0; k < pairs.count[c]; k++) {
+                adj[fill[pairs.sub[2 * c + k]]++] = 2 * c + k;
+            }
+        }
+        // penalties and factorized H_i = A_i + beta_i sum J^T J
+        h = ConstraintProblem.grow(h, pr.a.length);
+        for (int s = 0; s < ns; s++) {
+            int n = pr.dim[s];
+            int a0 = pr.aStart[s];
+            double trA = 0;
+            for (int d = 0; d < n; d++) {
+                trA += pr.a[a0 + d * n + d];
+            }
+            double jj = 0;
+            for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
+                int c = adj[q] >> 1;
+                int mask = pairs.sides[adj[q]];
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    jj += sq6(pr.jA, mask & 1, r) + sq6(pr.jB, mask & 2, r);
+                }
+            }
+            beta[s] = jj > 0 ? kappa * trA / jj : 1.0;
+            System.arraycopy(pr.a, a0, h, a0, n * n);
+            for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
+                addJtJ(pr, adj[q] >> 1, pairs.sides[adj[q]], s, beta[s]);
+            }
+            if (!DenseOps.cholesky(h, a0, n)) {
+                throw new IllegalStateException("subsystem " + s + ": A + beta J^T J is not positive definite"
+                        + " (a body with zero or negative mass or inertia?)");
+            }
+        }
+        // split variables start at J v^k
+        z = ConstraintProblem.grow(z, 2 * pr.totalRows);
+        x = ConstraintProblem.grow(x, 2 * pr.totalRows);
+        yHat = ConstraintProblem.grow(yHat, pr.totalRows);
+        pNew = ConstraintProblem.grow(pNew, pr.totalRows);
+        residuals = ConstraintProblem.grow(residuals, 2 * loop.chunks(pr.constraints));
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int mask = pairs.sides[2 * c + k];
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    z[2 * r + k] = Pairs.rowTimes(pr, c, mask, r, pr.v);
+                }
+            }
+        }
+    }
+
+    private static double sq6(double[] j, int use, int r) {
+        if (use == 0) {
+            return 0;
+        }
+        double s = 0;
+        for (int d = 0; d < 6; d++) {
+            s += j[6 * r + d] * j[6 * r + d];
+        }
+        return s;
+    }
+
+    /** H_s += beta J_{c,k}^T J_{c,k} over the block's rows (sides given by the mask). */
+    private void addJtJ(ConstraintProblem pr, int c, int mask, int s, double bs) {
+        int n = pr.dim[s];
+        int a0 = pr.aStart[s];
+        int base = pr.vStart[s];
+        for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+            for (int si = 1; si <= 2; si++) {
+                if ((mask & si) == 0) {
+                    continue;
+                }
+                double[] ji = si == 1 ? pr.jA : pr.jB;
+                int oi = pr.coord(si == 1 ? pr.bodyA[c] : pr.bodyB[c]) - base;
+                for (int sj = 1; sj <= 2; sj++) {
+                    if ((mask & sj) == 0) {
+                        continue;
+                    }
+                    double[] jj = sj == 1 ? pr.jA : pr.jB;
+                    int oj = pr.coord(sj == 1 ? pr.bodyA[c] : pr.bodyB[c]) - base;
+                    for (int d = 0; d < 6; d++) {
+                        double jd = bs * ji[6 * r + d];
+                        if (jd == 0) {
+                            continue;
+                        }
+                        int rowOff = a0 + (oi + d) * n + oj;
+                        for (int f = 0; f < 6; f++) {
+                            h[rowOff + f] += jd * jj[6 * r + f];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** (15): v_s = H_s^-1 (b_s + sum J^T (beta z + p)) for subsystems [lo, hi). */
+    private void vStep(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        for (int s = lo; s < hi; s++) {
+            int n = pr.dim[s];
+            int v0 = pr.vStart[s];
+            System.arraycopy(pr.b, v0, pr.v, v0, n);
+            double bs = beta[s];
+            for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
+                int c = adj[q] >> 1;
+                int k = adj[q] & 1;
+                int mask = pairs.sides[adj[q]];
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    Pairs.addRowTransposed(pr, c, mask, r, bs * z[2 * r + k] + pr.p[r], pr.v);
+                }
+            }
+            DenseOps.choleskySolve(h, pr.aStart[s], n, pr.v, v0);
+        }
+    }
+
+    /** (13), (14) for constraints [lo, hi); records the chunk's residuals. */
+    private void zStep(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        double rp = 0;
+        double rd = 0;
+        for (int c = lo; c < hi; c++) {
+            int r0 = pr.rowStart[c];
+            int m = pr.rows[c];
+            int np = pairs.count[c];
+            double w = 0;
+            for (int k = 0; k < np; k++) {
+                w += 1.0 / beta[pairs.sub[2 * c + k]];
+            }
+            for (int r = r0; r < r0 + m; r++) {
+                double y = pr.e[r] - w * pr.p[r];
+                for (int k = 0; k < np; k++) {
+                    double xr = Pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, pr.v);
+                    x[2 * r + k] = xr;
+                    y += xr;
+                }
+                yHat[r] = y;
+            }
+            if (np == 0) {
+                continue;
+            }
+            BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
+            for (int r = r0; r < r0 + m; r++) {
+                double dp = pNew[r] - pr.p[r];
+                for (int k = 0; k < np; k++) {
+                    double bs = beta[pairs.sub[2 * c + k]];
+                    double zNew = x[2 * r + k] + dp / bs;
+                    rd = Math.max(rd, Math.abs(bs * (zNew - z[2 * r + k])));
+                    z[2 * r + k] = zNew;
+                    rp = Math.max(rp, Math.abs(dp / bs));
+                }
+                pr.p[r] = pNew[r];
+            }
+        }
+        residuals[2 * chunk] = Math.max(residuals[2 * chunk], rp);
+        residuals[2 * chunk + 1] = Math.max(residuals[2 * chunk + 1], rd);
+    }
+}

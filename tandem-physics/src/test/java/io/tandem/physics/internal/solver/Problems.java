@@ -1,0 +1,194 @@
+package io.tandem.physics.internal.solver;
+
+import java.util.Random;
+
+/** Small constraint problems with exact references, for the solver contract suite. */
+final class Problems {
+    static final double H = 1.0 / 240;
+    static final double G = 9.81;
+
+    private Problems() {
+    }
+
+    /** Rigid-body mass matrix diag(m, m, m, ix, iy, iz) into subsystem s (one body per subsystem). */
+    static void rigidBody(ConstraintProblem pr, int body, double m, double ix, double iy, double iz) {
+        int s = pr.subsystemOf[body];
+        int n = pr.dim[s];
+        int a0 = pr.aStart[s];
+        int o = pr.offsetInSubsystem[body];
+        double[] d = {m, m, m, ix, iy, iz};
+        for (int i = 0; i < 6; i++) {
+            pr.a[a0 + (o + i) * n + o + i] = d[i];
+        }
+    }
+
+    /** Sets Jacobian row r of a side: linear part u, angular part (lever x u). */
+    static void row(double[] j, int r, double[] u, double[] lever) {
+        j[6 * r] = u[0];
+        j[6 * r + 1] = u[1];
+        j[6 * r + 2] = u[2];
+        j[6 * r + 3] = lever[1] * u[2] - lever[2] * u[1];
+        j[6 * r + 4] = lever[2] * u[0] - lever[0] * u[2];
+        j[6 * r + 5] = lever[0] * u[1] - lever[1] * u[0];
+    }
+
+    static final double[][] AXES = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+
+    /**
+     * A chain of box links (0.1 x 0.02 x 0.02 m, 0.1 kg) along x joined by ball joints, link 0
+     * pinned to the world, random initial velocities: hard constraints only.
+     */
+    static ConstraintProblem ballChain(int links, long seed, int[] groups) {
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(links);
+        if (groups != null) {
+            pr.group(groups);
+        }
+        pr.layout();
+        double m = 0.1;
+        double lx = 0.1;
+        double ly = 0.02;
+        double ix = m * (ly * ly + ly * ly) / 12;
+        double iy = m * (lx * lx + ly * ly) / 12;
+        Random rnd = new Random(seed);
+        for (int i = 0; i < links; i++) {
+            rigidBody(pr, i, m, ix, iy, iy);
+            int c0 = pr.coord(i);
+            double[] d = {m, m, m, ix, iy, iy};
+            for (int k = 0; k < 6; k++) {
+                double v = rnd.nextGaussian();
+                pr.v[c0 + k] = v;
+                pr.b[c0 + k] = d[k] * v;
+            }
+        }
+        double[] left = {-lx / 2, 0, 0};
+        double[] right = {lx / 2, 0, 0};
+        // pin: world point = link 0's left end
+        int r0 = pr.addBlock(ConstraintProblem.HARD, 3, 0, -1, 0);
+        for (int k = 0; k < 3; k++) {
+            row(pr.jA, r0 + k, AXES[k], left);
+            pr.p[r0 + k] = 0;
+        }
+        for (int i = 1; i < links; i++) {
+            int r = pr.addBlock(ConstraintProblem.HARD, 3, i - 1, i, 0);
+            for (int k = 0; k < 3; k++) {
+                row(pr.jA, r + k, AXES[k], right);
+                double[] neg = {-AXES[k][0], -AXES[k][1], -AXES[k][2]};
+                row(pr.jB, r + k, neg, left);
+                pr.p[r + k] = 0;
+            }
+        }
+        return pr;
+    }
+
+    /**
+     * A vertical stack of n spheres (r 0.1 m, 1 kg) resting on the ground, one time step under
+     * gravity from rest: contact k (below sphere k) carries (n - k) m g h.
+     */
+    static ConstraintProblem sphereStack(int n, double mu) {
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(n);
+        pr.layout();
+        double m = 1;
+        double r = 0.1;
+        double i0 = 0.4 * m * r * r;
+        for (int k = 0; k < n; k++) {
+            rigidBody(pr, k, m, i0, i0, i0);
+            int c0 = pr.coord(k);
+            for (int d = 0; d < 6; d++) {
+                pr.v[c0 + d] = 0;
+            }
+            pr.b[c0 + 2] = -m * G * H;
+        }
+        double[] down = {0, 0, -r};
+        double[] up = {0, 0, r};
+        double[] nz = {0, 0, 1};
+        double[] tx = {1, 0, 0};
+        double[] ty = {0, 1, 0};
+        for (int k = 0; k < n; k++) {
+            // normal from the lower body (side B, or ground) to sphere k (side A): y = n.(v_k - v_below)
+            int r0 = pr.addBlock(ConstraintProblem.CONTACT, 3, k, k == 0 ? -1 : k - 1, mu);
+            double[][] dirs = {nz, tx, ty};
+            for (int q = 0; q < 3; q++) {
+                row(pr.jA, r0 + q, dirs[q], down);
+                if (k > 0) {
+                    double[] neg = {-dirs[q][0], -dirs[q][1], -dirs[q][2]};
+                    row(pr.jB, r0 + q, neg, up);
+                }
+                pr.p[r0 + q] = 0;
+            }
+        }
+        return pr;
+    }
+
+    /** Exact dense KKT solve for hard constraints only: returns {v; p}. */
+    static double[] denseKkt(ConstraintProblem pr) {
+        int nv = pr.b.length == 0 ? 0 : totalDim(pr);
+        int nr = pr.totalRows;
+        int n = nv + nr;
+        double[][] k = new double[n][n + 1];
+        for (int s = 0; s < pr.subsystems; s++) {
+            int d = pr.dim[s];
+            for (int i = 0; i < d; i++) {
+                for (int j = 0; j < d; j++) {
+                    k[pr.vStart[s] + i][pr.vStart[s] + j] = pr.a[pr.aStart[s] + i * d + j];
+                }
+                k[pr.vStart[s] + i][n] = pr.b[pr.vStart[s] + i];
+            }
+        }
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                for (int side = 0; side < 2; side++) {
+                    int body = side == 0 ? pr.bodyA[c] : pr.bodyB[c];
+                    double[] j = side == 0 ? pr.jA : pr.jB;
+                    if (body < 0) {
+                        continue;
+                    }
+                    int o = pr.coord(body);
+                    for (int d = 0; d < 6; d++) {
+                        k[nv + r][o + d] += j[6 * r + d];
+                        k[o + d][nv + r] -= j[6 * r + d];
+                    }
+                }
+                k[nv + r][n] = -pr.e[r];
+            }
+        }
+        return gauss(k, n);
+    }
+
+    static int totalDim(ConstraintProblem pr) {
+        int t = 0;
+        for (int s = 0; s < pr.subsystems; s++) {
+            t += pr.dim[s];
+        }
+        return t;
+    }
+
+    /** Gaussian elimination with partial pivoting on an augmented matrix. */
+    static double[] gauss(double[][] k, int n) {
+        for (int col = 0; col < n; col++) {
+            int piv = col;
+            for (int r = col + 1; r < n; r++) {
+                if (Math.abs(k[r][col]) > Math.abs(k[piv][col])) {
+                    piv = r;
+                }
+            }
+            double[] tmp = k[col];
+            k[col] = k[piv];
+            k[piv] = tmp;
+            for (int r = 0; r < n; r++) {
+                if (r != col && k[r][col] != 0) {
+                    double f = k[r][col] / k[col][col];
+                    for (int c = col; c <= n; c++) {
+                        k[r][c] -= f * k[col][c];
+                    }
+                }
+            }
+        }
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = k[i][n] / k[i][i];
+        }
+        return x;
+    }
+}

@@ -1,0 +1,14 @@
+package io.tandem.physics.internal.solver;
+
+/** The solver contract for projected Jacobi. */
+class ProjectedJacobiTest extends SolverContract {
+    @Override
+    ConstraintSolver solver(int iterations) {
+        return new ProjectedJacobi(iterations, ParallelLoop.serial());
+    }
+
+    @Override
+    int budget() {
+        return 20000;
+    }
+}
