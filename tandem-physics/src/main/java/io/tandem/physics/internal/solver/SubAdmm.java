@@ -9,26 +9,30 @@ import java.util.Arrays;
  * shared/specs/physics.md 1.3 (c)-(i) (checked there against exact KKT solutions):
  *
  *   (15) v-step, per subsystem i:
- *        (A_i + beta_i sum_c J_ci^T J_ci) v_i = b_i + sum_c J_ci^T (beta_i z_ci + p_c)
- *   (13) z-step, per constraint c: x_ci = J_ci v_i, w = sum_i 1/beta_i,
+ *        (A_i + sum_c beta_ci J_ci^T J_ci) v_i = b_i + sum_c J_ci^T (beta_ci z_ci + p_c)
+ *   (13) z-step, per constraint c: x_ci = J_ci v_i, w = sum_i 1/beta_ci,
  *        yHat = e_c + sum_i x_ci - w p_c, p_new = law_c(yHat, w) (BlockLaw: exact closed forms),
- *        z_ci = x_ci + (p_new - p_c)/beta_i
+ *        z_ci = x_ci + (p_new - p_c)/beta_ci
  *   (14) u-step: u_ci = -p_c, so only the impulse is stored.
  *
- * Penalty rule (1.3 (h), rule 3): beta_i = kappa tr(A_i) / sum_c ||J_ci||_F^2, fixed during a
- * step. Why this one: it is scale-free per subsystem (a heavy body gets a proportionally larger
- * penalty, so the v-step stays well conditioned for mass ratios of 1e3 and more), needs no tuning
- * per scene, and needs no refactorization inside the step. Ji et al.'s rule (rule 1) adds an
- * absolute constant c = 1e5 that depends on their units; CRISP's (rule 2) starts from a
- * constant 0.1 and relies on adaptation. kappa trades early accuracy (small kappa behaves like
- * projected Jacobi) against late convergence (large kappa); see SolverContractTest.
+ * Penalty rule: one penalty per (constraint c, subsystem i) pair (an open point of 1.4; CRISP
+ * also keeps beta per constraint), beta_ci = kappa m_c / tr(J_ci A_i^-1 J_ci^T), i.e. kappa times
+ * the effective mass the constraint sees in that subsystem. Why: the scalar per-subsystem rule 3
+ * of 1.3 (h), kappa tr(A_i) / sum ||J_ci||^2, adds kilograms to kilogram-square-metres; on a
+ * wheel of inertia 0.2 kg m^2 and mass 5 kg it put beta ~ 10 on the angular rows, 50 times their
+ * effective mass, and a motor took several times longer than physics to spin up. The effective
+ * mass is unit-consistent per row, so light and heavy, linear and angular rows all converge at
+ * the same rate; Ji et al.'s rule 1 needs an absolute constant (c = 1e5) tied to their units,
+ * and CRISP's constant 0.1 start needs adaptation. Every formula of the iteration holds with beta
+ * indexed by pair (w_c = sum_i 1/beta_ci; u_ci = -p_c still). beta is fixed during a step (no
+ * refactorization); kappa trades early accuracy (small: Jacobi-like) against late convergence.
  *
  * Warm start: p from the previous step (the caller keeps it per contact feature / joint). z
  * starts at J v^k (the previous velocity), which makes the first v-step reproduce v^k for an
  * unconstrained subsystem.
  *
  * Optional stopping (1.3 (g)): primal r_p = ||(p_new - p)/beta||, dual
- * r_d = ||beta J^T (z_new - z)||, both max-norms; stop when both are below the tolerance.
+ * r_d = ||beta (z_new - z)||, both max-norms; stop when both are below the tolerance.
  *
  * Parallel structure: the v-step gathers per subsystem through a CSR list of its (constraint,
  * pair) entries, and the z-step writes only its own constraint's rows, so both loops are
@@ -46,7 +50,9 @@ public final class SubAdmm implements ConstraintSolver {
     private final ParallelLoop loop;
 
     private final Pairs pairs = new Pairs();
+    /** penalty per (constraint, pair k) at [2c + k] */
     private double[] beta = new double[0];
+    private double[] unit = new double[0];
     private double[] h = new double[0];
     /** split variables z per (row, pair k) at [2 row + k] */
     private double[] z = new double[0];
@@ -66,7 +72,7 @@ public final class SubAdmm implements ConstraintSolver {
 
     /**
      * @param iterations iteration budget, at least 1
-     * @param kappa      penalty scale of rule 3, greater than 0
+     * @param kappa      penalty scale (beta_ci = kappa x effective mass), greater than 0
      * @param tolerance  residual tolerance for early stopping; 0 runs the whole budget
      * @param loop       parallel loop (threads), or {@link ParallelLoop#serial()}
      */
@@ -144,31 +150,39 @@ public final class SubAdmm implements ConstraintSolver {
                 adj[fill[pairs.sub[2 * c + k]]++] = 2 * c + k;
             }
         }
-        // penalties and factorized H_i = A_i + beta_i sum J^T J
+        // penalties per (constraint, subsystem) pair: kappa times the pair's effective mass
+        // rows / tr(J A^-1 J^T), then factorized H_i = A_i + sum_c beta_ci J_ci^T J_ci
         h = ConstraintProblem.grow(h, pr.a.length);
+        beta = ConstraintProblem.grow(beta, 2 * pr.constraints);
+        unit = ConstraintProblem.grow(unit, pr.b.length);
         for (int s = 0; s < ns; s++) {
             int n = pr.dim[s];
             int a0 = pr.aStart[s];
-            double trA = 0;
-            for (int d = 0; d < n; d++) {
-                trA += pr.a[a0 + d * n + d];
+            int v0 = pr.vStart[s];
+            System.arraycopy(pr.a, a0, h, a0, n * n);
+            if (!DenseOps.cholesky(h, a0, n)) {
+                throw new IllegalStateException("subsystem " + s + ": its mass matrix is not positive definite"
+                        + " (a body with zero or negative mass or inertia?)");
             }
-            double jj = 0;
             for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
                 int c = adj[q] >> 1;
                 int mask = pairs.sides[adj[q]];
+                double trace = 0;
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    jj += sq6(pr.jA, mask & 1, r) + sq6(pr.jB, mask & 2, r);
+                    Arrays.fill(unit, v0, v0 + n, 0);
+                    Pairs.addRowTransposed(pr, c, mask, r, 1.0, unit);
+                    // unit holds J_r^T; trace += J_r A^-1 J_r^T
+                    DenseOps.choleskySolve(h, a0, n, unit, v0);
+                    trace += Pairs.rowTimes(pr, c, mask, r, unit);
                 }
+                beta[adj[q]] = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
             }
-            beta[s] = jj > 0 ? kappa * trA / jj : 1.0;
             System.arraycopy(pr.a, a0, h, a0, n * n);
             for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
-                addJtJ(pr, adj[q] >> 1, pairs.sides[adj[q]], s, beta[s]);
+                addJtJ(pr, adj[q] >> 1, pairs.sides[adj[q]], s, beta[adj[q]]);
             }
             if (!DenseOps.cholesky(h, a0, n)) {
-                throw new IllegalStateException("subsystem " + s + ": A + beta J^T J is not positive definite"
-                        + " (a body with zero or negative mass or inertia?)");
+                throw new IllegalStateException("subsystem " + s + ": A + beta J^T J is not positive definite");
             }
         }
         // split variables start at J v^k
@@ -185,17 +199,6 @@ public final class SubAdmm implements ConstraintSolver {
                 }
             }
         }
-    }
-
-    private static double sq6(double[] j, int use, int r) {
-        if (use == 0) {
-            return 0;
-        }
-        double s = 0;
-        for (int d = 0; d < 6; d++) {
-            s += j[6 * r + d] * j[6 * r + d];
-        }
-        return s;
     }
 
     /** H_s += beta J_{c,k}^T J_{c,k} over the block's rows (sides given by the mask). */
@@ -238,11 +241,11 @@ public final class SubAdmm implements ConstraintSolver {
             int n = pr.dim[s];
             int v0 = pr.vStart[s];
             System.arraycopy(pr.b, v0, pr.v, v0, n);
-            double bs = beta[s];
             for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
                 int c = adj[q] >> 1;
                 int k = adj[q] & 1;
                 int mask = pairs.sides[adj[q]];
+                double bs = beta[adj[q]];
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                     Pairs.addRowTransposed(pr, c, mask, r, bs * z[2 * r + k] + pr.p[r], pr.v);
                 }
@@ -262,7 +265,7 @@ public final class SubAdmm implements ConstraintSolver {
             int np = pairs.count[c];
             double w = 0;
             for (int k = 0; k < np; k++) {
-                w += 1.0 / beta[pairs.sub[2 * c + k]];
+                w += 1.0 / beta[2 * c + k];
             }
             for (int r = r0; r < r0 + m; r++) {
                 double y = pr.e[r] - w * pr.p[r];
@@ -280,7 +283,7 @@ public final class SubAdmm implements ConstraintSolver {
             for (int r = r0; r < r0 + m; r++) {
                 double dp = pNew[r] - pr.p[r];
                 for (int k = 0; k < np; k++) {
-                    double bs = beta[pairs.sub[2 * c + k]];
+                    double bs = beta[2 * c + k];
                     double zNew = x[2 * r + k] + dp / bs;
                     rd = Math.max(rd, Math.abs(bs * (zNew - z[2 * r + k])));
                     z[2 * r + k] = zNew;

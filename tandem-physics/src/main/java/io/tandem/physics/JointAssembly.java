@@ -1,0 +1,327 @@
+package io.tandem.physics;
+
+import io.tandem.physics.internal.dynamics.RigidOps;
+import io.tandem.physics.internal.solver.ConstraintProblem;
+
+/*
+ * Implementation notes.
+ *
+ * Joint rows in the velocity-impulse form of shared/specs/physics.md 1.3 (b). Hard rows are
+ * velocity-level with position feedback: J v^{k+1} + beta phi^k / h = 0, beta = 0.5 (a kinematic
+ * side contributes its known midpoint velocity J v_kin to the bias).
+ *
+ * Not the pure midpoint form of 1.3 (b), e = J v^k + 2 phi^k / h, on purpose: with it the
+ * constraint velocity u_k = J v^k obeys u_{k+1} + u_k = r_k - r_{k-1} for solver residuals r,
+ * an undamped sign-alternating mode (eigenvalue -1); with 60 SubADMM iterations a 10-link chain
+ * diverged. With feedback beta and positions from v^{k+1} (PhysicsEngine explains that choice)
+ * the position error obeys phi_{k+1} = (1 - beta) phi_k: halved every step for beta = 0.5.
+ * Limits and motors are one-sided
+ * / boxed rows on the joint coordinate with backward-Euler bias; springs are compliant rows
+ * y + gamma p = 0 from the implicit law p = -h (k (C + h Cdot) + d Cdot):
+ * e = k C / (h k + d), gamma = 1 / (h (h k + d)).
+ *
+ * Row layout per joint in PhysicsState.jointImpulse (warm start): slots 0..5 the hard rows
+ * (ball 3, revolute 5, prismatic 5, fixed 6), 6 lower limit, 7 upper limit, 8 motor, 9 spring.
+ */
+
+/** Assembles joint constraint rows into a {@link ConstraintProblem}. Allocation-free. Not thread-safe. */
+final class JointAssembly {
+    static final int SLOTS = 10;
+    /** position feedback of hard rows, per step (see the notes) */
+    static final double POSITION_FEEDBACK = 0.5;
+
+    private final PhysicsModel m;
+    private final double[] rA = new double[3];
+    private final double[] rB = new double[3];
+    private final double[] pA = new double[3];
+    private final double[] pB = new double[3];
+    private final double[] axis = new double[3];
+    private final double[] axisB = new double[3];
+    private final double[] perp1 = new double[3];
+    private final double[] perp2 = new double[3];
+    private final double[] q1 = new double[4];
+    private final double[] q2 = new double[4];
+    private final double[] u = new double[3];
+    private final double[] lever = new double[3];
+    private static final double[] IDENTITY = {1, 0, 0, 0};
+    /** block index of each slot of the current step (joints x SLOTS), -1 if absent */
+    final int[] slotRow;
+
+    JointAssembly(PhysicsModel m) {
+        this.m = m;
+        this.slotRow = new int[SLOTS * m.joints];
+    }
+
+    /**
+     * Adds every joint's rows.
+     *
+     * @param dyn   problem body index of each model body, -1 if not dynamic
+     * @param vel   midpoint velocities of kinematic bodies / start velocities of dynamic ones
+     *              (bodies x 6: linear then angular)
+     */
+    void assemble(PhysicsState s, ConstraintProblem pr, int[] dyn, double[] vel, double h) {
+        java.util.Arrays.fill(slotRow, -1);
+        for (int j = 0; j < m.joints; j++) {
+            int a = m.jointA[j];
+            int b = m.jointB[j];
+            frame(s, a, m.anchorA, j, rA, pA);
+            frame(s, b, m.anchorB, j, rB, pB);
+            int da = a >= 0 ? dyn[a] : -1;
+            int db = b >= 0 ? dyn[b] : -1;
+            switch (m.jointType[j]) {
+                case BALL -> pointRows(s, pr, j, 0, a, b, da, db, vel, h);
+                case REVOLUTE -> {
+                    pointRows(s, pr, j, 0, a, b, da, db, vel, h);
+                    worldAxes(s, j, a, b);
+                    RigidOps.perpendicular(axis, perp1, perp2);
+                    // d(aA x aB)/dt ~ (omega_B - omega_A) projected: phi_i = -p_i . (aA x aB)
+                    double cx = axis[1] * axisB[2] - axis[2] * axisB[1];
+                    double cy = axis[2] * axisB[0] - axis[0] * axisB[2];
+                    double cz = axis[0] * axisB[1] - axis[1] * axisB[0];
+                    angularRow(pr, j, 3, a, b, da, db, perp1, -(perp1[0] * cx + perp1[1] * cy + perp1[2] * cz), vel, h, s);
+                    angularRow(pr, j, 4, a, b, da, db, perp2, -(perp2[0] * cx + perp2[1] * cy + perp2[2] * cz), vel, h, s);
+                    axisRows(s, pr, j, a, b, da, db, vel, h, revoluteAngle(s, j, a, b), false);
+                }
+                case PRISMATIC -> {
+                    rotationRows(s, pr, j, 0, a, b, da, db, vel, h);
+                    worldAxes(s, j, a, b);
+                    RigidOps.perpendicular(axisB, perp1, perp2);
+                    double dx = pA[0] - pB[0];
+                    double dy = pA[1] - pB[1];
+                    double dz = pA[2] - pB[2];
+                    linearRow(pr, j, 3, a, b, da, db, perp1, dx * perp1[0] + dy * perp1[1] + dz * perp1[2], vel, h, true, s);
+                    linearRow(pr, j, 4, a, b, da, db, perp2, dx * perp2[0] + dy * perp2[1] + dz * perp2[2], vel, h, true, s);
+                    System.arraycopy(axisB, 0, axis, 0, 3);
+                    axisRows(s, pr, j, a, b, da, db, vel, h, dx * axis[0] + dy * axis[1] + dz * axis[2], true);
+                }
+                case FIXED -> {
+                    pointRows(s, pr, j, 0, a, b, da, db, vel, h);
+                    rotationRows(s, pr, j, 3, a, b, da, db, vel, h);
+                }
+            }
+        }
+    }
+
+    /** World lever r = R anchor and anchor point p = x + r of one side (the world: p = anchor). */
+    private void frame(PhysicsState s, int body, double[] anchors, int j, double[] r, double[] p) {
+        if (body < 0) {
+            r[0] = anchors[3 * j];
+            r[1] = anchors[3 * j + 1];
+            r[2] = anchors[3 * j + 2];
+            p[0] = r[0];
+            p[1] = r[1];
+            p[2] = r[2];
+            r[0] = 0;
+            r[1] = 0;
+            r[2] = 0;
+            return;
+        }
+        RigidOps.rotate(s.quat, 4 * body, anchors[3 * j], anchors[3 * j + 1], anchors[3 * j + 2], r, 0);
+        p[0] = s.pos[3 * body] + r[0];
+        p[1] = s.pos[3 * body + 1] + r[1];
+        p[2] = s.pos[3 * body + 2] + r[2];
+    }
+
+    private void worldAxes(PhysicsState s, int j, int a, int b) {
+        double[] qa = a >= 0 ? s.quat : IDENTITY;
+        double[] qb = b >= 0 ? s.quat : IDENTITY;
+        RigidOps.rotate(qa, a >= 0 ? 4 * a : 0, m.axisA[3 * j], m.axisA[3 * j + 1], m.axisA[3 * j + 2], axis, 0);
+        RigidOps.rotate(qb, b >= 0 ? 4 * b : 0, m.axisB[3 * j], m.axisB[3 * j + 1], m.axisB[3 * j + 2], axisB, 0);
+    }
+
+    /** Relative rotation angle of A about the joint axis since the start. */
+    private double revoluteAngle(PhysicsState s, int j, int a, int b) {
+        double[] qa = a >= 0 ? s.quat : IDENTITY;
+        double[] qb = b >= 0 ? s.quat : IDENTITY;
+        // d = conj(qB (x) rel0) (x) qA; angle about A's local axis
+        RigidOps.multiply(qb, b >= 0 ? 4 * b : 0, m.relRot0, 4 * j, q1, 0);
+        RigidOps.multiplyConjugate(q1, 0, qa, a >= 0 ? 4 * a : 0, q2, 0);
+        double proj = q2[1] * m.axisA[3 * j] + q2[2] * m.axisA[3 * j + 1] + q2[3] * m.axisA[3 * j + 2];
+        return 2 * Math.atan2(proj, q2[0]);
+    }
+
+    private void pointRows(PhysicsState s, ConstraintProblem pr, int j, int slot0, int a, int b, int da, int db,
+                           double[] vel, double h) {
+        for (int k = 0; k < 3; k++) {
+            u[0] = k == 0 ? 1 : 0;
+            u[1] = k == 1 ? 1 : 0;
+            u[2] = k == 2 ? 1 : 0;
+            linearRow(pr, j, slot0 + k, a, b, da, db, u, pA[k] - pB[k], vel, h, true, s);
+        }
+    }
+
+    private void rotationRows(PhysicsState s, ConstraintProblem pr, int j, int slot0, int a, int b, int da, int db,
+                              double[] vel, double h) {
+        double[] qa = a >= 0 ? s.quat : IDENTITY;
+        double[] qb = b >= 0 ? s.quat : IDENTITY;
+        // target qA* = qB (x) rel0; error q_e = qA (x) conj(qA*), phi = 2 vec(q_e) (w >= 0)
+        RigidOps.multiply(qb, b >= 0 ? 4 * b : 0, m.relRot0, 4 * j, q1, 0);
+        // q2 = conj(q1) (x) qA is the error in A's frame; rotate to world with q1
+        RigidOps.multiplyConjugate(q1, 0, qa, a >= 0 ? 4 * a : 0, q2, 0);
+        double sign = q2[0] < 0 ? -2 : 2;
+        RigidOps.rotate(q1, 0, sign * q2[1], sign * q2[2], sign * q2[3], lever, 0);
+        double ex = lever[0];
+        double ey = lever[1];
+        double ez = lever[2];
+        for (int k = 0; k < 3; k++) {
+            u[0] = k == 0 ? 1 : 0;
+            u[1] = k == 1 ? 1 : 0;
+            u[2] = k == 2 ? 1 : 0;
+            angularRow(pr, j, slot0 + k, a, b, da, db, u, k == 0 ? ex : k == 1 ? ey : ez, vel, h, s);
+        }
+    }
+
+    /** A hard row on the linear direction {@code dir} at the anchors, with error phi. */
+    private void linearRow(ConstraintProblem pr, int j, int slot, int a, int b, int da, int db, double[] dir,
+                           double phi, double[] vel, double h, boolean hard, PhysicsState s) {
+        int row = pr.addBlock(ConstraintProblem.HARD, 1, da, db, 0);
+        setLinear(pr.jA, row, dir, rA, 1);
+        setLinear(pr.jB, row, dir, rB, -1);
+        finishHard(pr, j, slot, row, a, b, da, db, phi, vel, h, s);
+    }
+
+    private void angularRow(ConstraintProblem pr, int j, int slot, int a, int b, int da, int db, double[] dir,
+                            double phi, double[] vel, double h, PhysicsState s) {
+        int row = pr.addBlock(ConstraintProblem.HARD, 1, da, db, 0);
+        setAngular(pr.jA, row, dir, 1);
+        setAngular(pr.jB, row, dir, -1);
+        finishHard(pr, j, slot, row, a, b, da, db, phi, vel, h, s);
+    }
+
+    private void finishHard(ConstraintProblem pr, int j, int slot, int row, int a, int b, int da, int db, double phi,
+                            double[] vel, double h, PhysicsState s) {
+        pr.e[row] = POSITION_FEEDBACK * phi / h + kinematicVelocity(pr.jA, row, a, da, vel)
+                + kinematicVelocity(pr.jB, row, b, db, vel);
+        pr.p[row] = s.jointImpulse[SLOTS * j + slot];
+        slotRow[SLOTS * j + slot] = row;
+        if (da < 0) {
+            clear(pr.jA, row);
+        }
+        if (db < 0) {
+            clear(pr.jB, row);
+        }
+    }
+
+    /** J v of a kinematic side (its known midpoint velocity); 0 for dynamic, static and world sides. */
+    private double kinematicVelocity(double[] jac, int row, int body, int dynIndex, double[] vel) {
+        if (body < 0 || dynIndex >= 0) {
+            return 0;
+        }
+        double y = 0;
+        for (int d = 0; d < 6; d++) {
+            y += jac[6 * row + d] * vel[6 * body + d];
+        }
+        return y;
+    }
+
+    /** Limit, motor and spring rows on the joint coordinate (angle or displacement). */
+    private void axisRows(PhysicsState s, ConstraintProblem pr, int j, int a, int b, int da, int db, double[] vel,
+                          double h, double coord, boolean linear) {
+        if (m.limitLo[j] > Double.NEGATIVE_INFINITY) {
+            int row = pr.addBlock(ConstraintProblem.LIMIT, 1, da, db, 0);
+            axisJacobian(pr, row, da, db, linear, 1);
+            pr.e[row] = (coord - m.limitLo[j]) / h + kinematicPart(pr, row, a, b, da, db, vel);
+            pr.p[row] = s.jointImpulse[SLOTS * j + 6];
+            slotRow[SLOTS * j + 6] = row;
+        }
+        if (m.limitHi[j] < Double.POSITIVE_INFINITY) {
+            int row = pr.addBlock(ConstraintProblem.LIMIT, 1, da, db, 0);
+            axisJacobian(pr, row, da, db, linear, -1);
+            pr.e[row] = (m.limitHi[j] - coord) / h + kinematicPart(pr, row, a, b, da, db, vel);
+            pr.p[row] = s.jointImpulse[SLOTS * j + 7];
+            slotRow[SLOTS * j + 7] = row;
+        }
+        if (m.motorMaxForce[j] > 0) {
+            int row = pr.addBlock(ConstraintProblem.BOXED, 1, da, db, 0);
+            axisJacobian(pr, row, da, db, linear, 1);
+            pr.e[row] = -m.motorSpeed[j] + kinematicPart(pr, row, a, b, da, db, vel);
+            pr.lo[row] = -m.motorMaxForce[j] * h;
+            pr.hi[row] = m.motorMaxForce[j] * h;
+            pr.p[row] = s.jointImpulse[SLOTS * j + 8];
+            slotRow[SLOTS * j + 8] = row;
+        }
+        if (m.springK[j] + m.springD[j] > 0) {
+            int row = pr.addBlock(ConstraintProblem.SOFT, 1, da, db, 0);
+            axisJacobian(pr, row, da, db, linear, 1);
+            double k = m.springK[j];
+            double d = m.springD[j];
+            pr.e[row] = k * coord / (h * k + d) + kinematicPart(pr, row, a, b, da, db, vel);
+            pr.gamma[row] = 1.0 / (h * (h * k + d));
+            pr.p[row] = s.jointImpulse[SLOTS * j + 9];
+            slotRow[SLOTS * j + 9] = row;
+        }
+    }
+
+    /** Rate of the joint coordinate: angular (omega_A - omega_B).a or linear along a at the anchors. */
+    private void axisJacobian(ConstraintProblem pr, int row, int da, int db, boolean linear, double sign) {
+        u[0] = sign * axis[0];
+        u[1] = sign * axis[1];
+        u[2] = sign * axis[2];
+        if (linear) {
+            setLinear(pr.jA, row, u, rA, 1);
+            setLinear(pr.jB, row, u, rB, -1);
+        } else {
+            setAngular(pr.jA, row, u, 1);
+            setAngular(pr.jB, row, u, -1);
+        }
+    }
+
+    /** J v_kin of kinematic sides (their rows are removed from the problem afterwards). */
+    private double kinematicPart(ConstraintProblem pr, int row, int a, int b, int da, int db, double[] vel) {
+        double y = 0;
+        if (a >= 0 && da < 0) {
+            y += dot(pr.jA, row, vel, a);
+            clear(pr.jA, row);
+        } else if (da < 0) {
+            clear(pr.jA, row);
+        }
+        if (b >= 0 && db < 0) {
+            y += dot(pr.jB, row, vel, b);
+            clear(pr.jB, row);
+        } else if (db < 0) {
+            clear(pr.jB, row);
+        }
+        return y;
+    }
+
+    private static double dot(double[] jac, int row, double[] vel, int body) {
+        double y = 0;
+        for (int d = 0; d < 6; d++) {
+            y += jac[6 * row + d] * vel[6 * body + d];
+        }
+        return y;
+    }
+
+    private static void setLinear(double[] jac, int row, double[] dir, double[] r, double sign) {
+        int o = 6 * row;
+        jac[o] = sign * dir[0];
+        jac[o + 1] = sign * dir[1];
+        jac[o + 2] = sign * dir[2];
+        jac[o + 3] = sign * (r[1] * dir[2] - r[2] * dir[1]);
+        jac[o + 4] = sign * (r[2] * dir[0] - r[0] * dir[2]);
+        jac[o + 5] = sign * (r[0] * dir[1] - r[1] * dir[0]);
+    }
+
+    private static void setAngular(double[] jac, int row, double[] dir, double sign) {
+        int o = 6 * row;
+        jac[o] = 0;
+        jac[o + 1] = 0;
+        jac[o + 2] = 0;
+        jac[o + 3] = sign * dir[0];
+        jac[o + 4] = sign * dir[1];
+        jac[o + 5] = sign * dir[2];
+    }
+
+    private static void clear(double[] jac, int row) {
+        for (int d = 0; d < 6; d++) {
+            jac[6 * row + d] = 0;
+        }
+    }
+
+    /** Saves this step's joint impulses for the next step's warm start. */
+    void store(PhysicsState s, ConstraintProblem pr) {
+        for (int q = 0; q < slotRow.length; q++) {
+            s.jointImpulse[q] = slotRow[q] >= 0 ? pr.p[slotRow[q]] : 0;
+        }
+    }
+}

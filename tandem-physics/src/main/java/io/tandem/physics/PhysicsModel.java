@@ -1,0 +1,523 @@
+package io.tandem.physics;
+
+import io.tandem.physics.internal.dynamics.RigidOps;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An immutable, compiled world: bodies, joints, gravity, time step and solver settings. Build it
+ * with {@link #builder()}; create states with {@link #newState()} and step them with a
+ * {@link PhysicsEngine}. Arrays are structure-of-arrays indexed by body or joint; callers must
+ * not modify what the package-level accessors return.
+ *
+ * <p>Units: SI (m, kg, s, rad). The world is z-up. Thread-safe (immutable).
+ */
+public final class PhysicsModel {
+    final double timeStep;
+    final double[] gravity;
+    final SolverSettings solver;
+    // bodies
+    final int bodies;
+    final String[] bodyName;
+    final BodyType[] bodyType;
+    /** mass (bodies), infinite for static / kinematic */
+    final double[] mass;
+    /** principal inertia in the body frame (bodies x 3) */
+    final double[] inertia;
+    final double[] pos0;
+    final double[] quat0;
+    final double[] linVel0;
+    final double[] angVel0;
+    final int[] subsystem;
+    final KinematicTrajectory[] trajectory;
+    // joints
+    final int joints;
+    final JointType[] jointType;
+    final int[] jointA;
+    final int[] jointB;
+    /** anchor in A's and B's body frames (joints x 3 each) */
+    final double[] anchorA;
+    final double[] anchorB;
+    /** axis in A's and B's body frames (joints x 3 each) */
+    final double[] axisA;
+    final double[] axisB;
+    /** initial relative orientation conj(qB) (x) qA (joints x 4) */
+    final double[] relRot0;
+    final double[] limitLo;
+    final double[] limitHi;
+    final double[] motorSpeed;
+    final double[] motorMaxForce;
+    final double[] springK;
+    final double[] springD;
+
+    private PhysicsModel(Builder b) {
+        timeStep = b.timeStep;
+        gravity = b.gravity.clone();
+        solver = b.solver;
+        bodies = b.bodies.size();
+        bodyName = new String[bodies];
+        bodyType = new BodyType[bodies];
+        mass = new double[bodies];
+        inertia = new double[3 * bodies];
+        pos0 = new double[3 * bodies];
+        quat0 = new double[4 * bodies];
+        linVel0 = new double[3 * bodies];
+        angVel0 = new double[3 * bodies];
+        subsystem = new int[bodies];
+        trajectory = new KinematicTrajectory[bodies];
+        for (int i = 0; i < bodies; i++) {
+            BodyBuilder s = b.bodies.get(i);
+            bodyName[i] = s.name;
+            bodyType[i] = s.type;
+            mass[i] = s.type == BodyType.DYNAMIC ? s.mass : Double.POSITIVE_INFINITY;
+            System.arraycopy(s.inertia, 0, inertia, 3 * i, 3);
+            System.arraycopy(s.pos, 0, pos0, 3 * i, 3);
+            System.arraycopy(s.quat, 0, quat0, 4 * i, 4);
+            System.arraycopy(s.linVel, 0, linVel0, 3 * i, 3);
+            System.arraycopy(s.angVel, 0, angVel0, 3 * i, 3);
+            subsystem[i] = s.subsystem;
+            trajectory[i] = s.trajectory;
+        }
+        joints = b.joints.size();
+        jointType = new JointType[joints];
+        jointA = new int[joints];
+        jointB = new int[joints];
+        anchorA = new double[3 * joints];
+        anchorB = new double[3 * joints];
+        axisA = new double[3 * joints];
+        axisB = new double[3 * joints];
+        relRot0 = new double[4 * joints];
+        limitLo = new double[joints];
+        limitHi = new double[joints];
+        motorSpeed = new double[joints];
+        motorMaxForce = new double[joints];
+        springK = new double[joints];
+        springD = new double[joints];
+        double[] tmp = new double[4];
+        double[] identity = {1, 0, 0, 0};
+        for (int j = 0; j < joints; j++) {
+            JointBuilder s = b.joints.get(j);
+            jointType[j] = s.type;
+            jointA[j] = s.a;
+            jointB[j] = s.b;
+            double[] qa = s.a >= 0 ? quat0 : identity;
+            int qai = s.a >= 0 ? 4 * s.a : 0;
+            double[] qb = s.b >= 0 ? quat0 : identity;
+            int qbi = s.b >= 0 ? 4 * s.b : 0;
+            double[] pa = s.a >= 0 ? new double[] {pos0[3 * s.a], pos0[3 * s.a + 1], pos0[3 * s.a + 2]} : new double[3];
+            double[] pb = s.b >= 0 ? new double[] {pos0[3 * s.b], pos0[3 * s.b + 1], pos0[3 * s.b + 2]} : new double[3];
+            RigidOps.rotateInverse(qa, qai, s.anchor[0] - pa[0], s.anchor[1] - pa[1], s.anchor[2] - pa[2], anchorA, 3 * j);
+            RigidOps.rotateInverse(qb, qbi, s.anchor[0] - pb[0], s.anchor[1] - pb[1], s.anchor[2] - pb[2], anchorB, 3 * j);
+            RigidOps.rotateInverse(qa, qai, s.axis[0], s.axis[1], s.axis[2], axisA, 3 * j);
+            RigidOps.rotateInverse(qb, qbi, s.axis[0], s.axis[1], s.axis[2], axisB, 3 * j);
+            RigidOps.multiplyConjugate(qb, qbi, qa, qai, tmp, 0);
+            System.arraycopy(tmp, 0, relRot0, 4 * j, 4);
+            limitLo[j] = s.limitLo;
+            limitHi[j] = s.limitHi;
+            motorSpeed[j] = s.motorSpeed;
+            motorMaxForce[j] = s.motorMaxForce;
+            springK[j] = s.springK;
+            springD[j] = s.springD;
+        }
+    }
+
+    /** @return a builder with Earth gravity (-9.81 m/s^2 along z), 1/240 s steps and SubADMM(60) */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a state at the model's initial configuration */
+    public PhysicsState newState() {
+        return new PhysicsState(this);
+    }
+
+    /** @return the time step, s */
+    public double timeStep() {
+        return timeStep;
+    }
+
+    /** @return the solver settings */
+    public SolverSettings solver() {
+        return solver;
+    }
+
+    /** @return the number of bodies */
+    public int bodyCount() {
+        return bodies;
+    }
+
+    /** @return the number of joints */
+    public int jointCount() {
+        return joints;
+    }
+
+    /**
+     * @param body body index
+     * @return its name
+     */
+    public String bodyName(int body) {
+        return bodyName[body];
+    }
+
+    /**
+     * @param body body index
+     * @return its type
+     */
+    public BodyType bodyType(int body) {
+        return bodyType[body];
+    }
+
+    /**
+     * @param body body index
+     * @return its mass, kg (infinite for static and kinematic bodies)
+     */
+    public double mass(int body) {
+        return mass[body];
+    }
+
+    /**
+     * @param body body index
+     * @param axis 0, 1, 2
+     * @return its principal moment of inertia about that body axis, kg m^2
+     */
+    public double inertia(int body, int axis) {
+        return inertia[3 * body + axis];
+    }
+
+    /** Builds a {@link PhysicsModel}; validates every argument when it is given. Not thread-safe. */
+    public static final class Builder {
+        private double timeStep = 1.0 / 240;
+        private final double[] gravity = {0, 0, -9.81};
+        private SolverSettings solver = SolverSettings.subAdmm(60);
+        private final List<BodyBuilder> bodies = new ArrayList<>();
+        private final List<JointBuilder> joints = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * @param seconds time step, finite and greater than 0
+         * @return this
+         */
+        public Builder timeStep(double seconds) {
+            if (!(seconds > 0) || Double.isInfinite(seconds)) {
+                throw new IllegalArgumentException("time step must be a finite number > 0 s, got " + seconds);
+            }
+            timeStep = seconds;
+            return this;
+        }
+
+        /** @return this, with gravity (x, y, z) in m/s^2 */
+        public Builder gravity(double x, double y, double z) {
+            requireFinite("gravity", x, y, z);
+            gravity[0] = x;
+            gravity[1] = y;
+            gravity[2] = z;
+            return this;
+        }
+
+        /** @return this, with these solver settings */
+        public Builder solver(SolverSettings settings) {
+            if (settings == null) {
+                throw new IllegalArgumentException("solver settings must not be null");
+            }
+            solver = settings;
+            return this;
+        }
+
+        /**
+         * Starts a body; finish it with {@link BodyBuilder#add()}.
+         *
+         * @param name unique, non-empty
+         * @return the body's builder
+         */
+        public BodyBuilder body(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("body name must not be empty");
+            }
+            for (BodyBuilder b : bodies) {
+                if (b.name.equals(name)) {
+                    throw new IllegalArgumentException("body name '" + name + "' is used twice");
+                }
+            }
+            return new BodyBuilder(this, name);
+        }
+
+        /** A ball joint between a and b (-1 = world) at a world anchor. */
+        public JointBuilder ballJoint(int a, int b, double ax, double ay, double az) {
+            return joint(JointType.BALL, a, b, new double[] {ax, ay, az}, new double[] {0, 0, 1});
+        }
+
+        /** A revolute joint between a and b (-1 = world) at a world anchor about a world axis. */
+        public JointBuilder revoluteJoint(int a, int b, double ax, double ay, double az, double axisX, double axisY, double axisZ) {
+            return joint(JointType.REVOLUTE, a, b, new double[] {ax, ay, az}, unit(axisX, axisY, axisZ));
+        }
+
+        /** A prismatic joint between a and b (-1 = world) along a world axis through a world anchor. */
+        public JointBuilder prismaticJoint(int a, int b, double ax, double ay, double az, double axisX, double axisY, double axisZ) {
+            return joint(JointType.PRISMATIC, a, b, new double[] {ax, ay, az}, unit(axisX, axisY, axisZ));
+        }
+
+        /** A fixed joint (weld) between a and b (-1 = world) at a world anchor. */
+        public JointBuilder fixedJoint(int a, int b, double ax, double ay, double az) {
+            return joint(JointType.FIXED, a, b, new double[] {ax, ay, az}, new double[] {0, 0, 1});
+        }
+
+        private JointBuilder joint(JointType type, int a, int b, double[] anchor, double[] axis) {
+            requireFinite("joint anchor", anchor[0], anchor[1], anchor[2]);
+            if (a < -1 || a >= bodies.size() || b < -1 || b >= bodies.size()) {
+                throw new IllegalArgumentException(type + " joint: body indices " + a + ", " + b
+                        + " out of range (-1 = world, 0.." + (bodies.size() - 1) + ")");
+            }
+            if (a == b) {
+                throw new IllegalArgumentException(type + " joint connects body " + a + " to itself");
+            }
+            boolean aMoves = a >= 0 && bodies.get(a).type == BodyType.DYNAMIC;
+            boolean bMoves = b >= 0 && bodies.get(b).type == BodyType.DYNAMIC;
+            if (!aMoves && !bMoves) {
+                throw new IllegalArgumentException(type + " joint between " + name(a) + " and " + name(b)
+                        + ": at least one side must be a dynamic body");
+            }
+            return new JointBuilder(this, type, a, b, anchor, axis);
+        }
+
+        private String name(int i) {
+            return i < 0 ? "the world" : "'" + bodies.get(i).name + "'";
+        }
+
+        private static double[] unit(double x, double y, double z) {
+            requireFinite("joint axis", x, y, z);
+            double n = Math.sqrt(x * x + y * y + z * z);
+            if (!(n > 1e-12)) {
+                throw new IllegalArgumentException("joint axis must be non-zero, got (" + x + ", " + y + ", " + z + ")");
+            }
+            return new double[] {x / n, y / n, z / n};
+        }
+
+        /** @return the compiled model */
+        public PhysicsModel build() {
+            return new PhysicsModel(this);
+        }
+    }
+
+    /** Describes one body; defaults: dynamic, at the origin, identity orientation, at rest. */
+    public static final class BodyBuilder {
+        private final Builder owner;
+        final String name;
+        BodyType type = BodyType.DYNAMIC;
+        double mass = Double.NaN;
+        final double[] inertia = new double[3];
+        final double[] pos = new double[3];
+        final double[] quat = {1, 0, 0, 0};
+        final double[] linVel = new double[3];
+        final double[] angVel = new double[3];
+        int subsystem = -1;
+        KinematicTrajectory trajectory;
+
+        private BodyBuilder(Builder owner, String name) {
+            this.owner = owner;
+            this.name = name;
+        }
+
+        /** @return this, as a static body */
+        public BodyBuilder makeStatic() {
+            type = BodyType.STATIC;
+            return this;
+        }
+
+        /** @return this, as a kinematic body following {@code t} */
+        public BodyBuilder kinematic(KinematicTrajectory t) {
+            if (t == null) {
+                throw new IllegalArgumentException("body '" + name + "': kinematic trajectory must not be null");
+            }
+            type = BodyType.KINEMATIC;
+            trajectory = t;
+            return this;
+        }
+
+        /**
+         * @param m   mass, kg, greater than 0
+         * @param ixx principal inertia about the body x axis, kg m^2, greater than 0
+         * @param iyy about y
+         * @param izz about z
+         * @return this
+         */
+        public BodyBuilder mass(double m, double ixx, double iyy, double izz) {
+            if (!(m > 0) || Double.isInfinite(m)) {
+                throw new IllegalArgumentException("body '" + name + "': mass must be a finite number > 0 kg, got " + m);
+            }
+            if (!(ixx > 0) || !(iyy > 0) || !(izz > 0) || Double.isInfinite(ixx + iyy + izz)) {
+                throw new IllegalArgumentException("body '" + name + "': inertia must be finite and > 0, got ("
+                        + ixx + ", " + iyy + ", " + izz + ")");
+            }
+            mass = m;
+            inertia[0] = ixx;
+            inertia[1] = iyy;
+            inertia[2] = izz;
+            return this;
+        }
+
+        /** @return this, with the centre of mass at (x, y, z), m */
+        public BodyBuilder position(double x, double y, double z) {
+            requireFinite("body '" + name + "' position", x, y, z);
+            pos[0] = x;
+            pos[1] = y;
+            pos[2] = z;
+            return this;
+        }
+
+        /** @return this, with orientation (w, x, y, z), normalized */
+        public BodyBuilder orientation(double w, double x, double y, double z) {
+            requireFinite("body '" + name + "' orientation", w, x, y, z);
+            double n = Math.sqrt(w * w + x * x + y * y + z * z);
+            if (!(n > 1e-12)) {
+                throw new IllegalArgumentException("body '" + name + "': orientation quaternion must be non-zero");
+            }
+            quat[0] = w / n;
+            quat[1] = x / n;
+            quat[2] = y / n;
+            quat[3] = z / n;
+            return this;
+        }
+
+        /** @return this, with linear velocity (m/s) */
+        public BodyBuilder linearVelocity(double x, double y, double z) {
+            requireFinite("body '" + name + "' velocity", x, y, z);
+            linVel[0] = x;
+            linVel[1] = y;
+            linVel[2] = z;
+            return this;
+        }
+
+        /** @return this, with angular velocity (rad/s, world frame) */
+        public BodyBuilder angularVelocity(double x, double y, double z) {
+            requireFinite("body '" + name + "' angular velocity", x, y, z);
+            angVel[0] = x;
+            angVel[1] = y;
+            angVel[2] = z;
+            return this;
+        }
+
+        /**
+         * Puts this body in a caller-chosen subsystem (SubADMM solves each subsystem's coupled
+         * dynamics exactly); bodies default to one subsystem each.
+         *
+         * @param group subsystem id, at least 0; bodies with the same id share a subsystem
+         * @return this
+         */
+        public BodyBuilder subsystem(int group) {
+            if (group < 0) {
+                throw new IllegalArgumentException("body '" + name + "': subsystem id must be >= 0, got " + group);
+            }
+            subsystem = group;
+            return this;
+        }
+
+        /** @return the new body's index */
+        public int add() {
+            if (type == BodyType.DYNAMIC && Double.isNaN(mass)) {
+                throw new IllegalArgumentException("dynamic body '" + name + "' needs a mass: call mass(m, ixx, iyy, izz)");
+            }
+            owner.bodies.add(this);
+            return owner.bodies.size() - 1;
+        }
+    }
+
+    /** Describes one joint; finish with {@link #add()}. */
+    public static final class JointBuilder {
+        private final Builder owner;
+        final JointType type;
+        final int a;
+        final int b;
+        final double[] anchor;
+        final double[] axis;
+        double limitLo = Double.NEGATIVE_INFINITY;
+        double limitHi = Double.POSITIVE_INFINITY;
+        double motorSpeed;
+        double motorMaxForce;
+        double springK;
+        double springD;
+
+        private JointBuilder(Builder owner, JointType type, int a, int b, double[] anchor, double[] axis) {
+            this.owner = owner;
+            this.type = type;
+            this.a = a;
+            this.b = b;
+            this.anchor = anchor;
+            this.axis = axis;
+        }
+
+        private void requireAxisJoint(String what) {
+            if (type != JointType.REVOLUTE && type != JointType.PRISMATIC) {
+                throw new IllegalArgumentException(what + " needs a revolute or prismatic joint, not " + type);
+            }
+        }
+
+        /**
+         * @param lo lower limit (rad or m), may be -infinity
+         * @param hi upper limit, at least lo
+         * @return this
+         */
+        public JointBuilder limits(double lo, double hi) {
+            requireAxisJoint("a limit");
+            if (Double.isNaN(lo) || Double.isNaN(hi) || lo > hi) {
+                throw new IllegalArgumentException("joint limits need lo <= hi, got [" + lo + ", " + hi + "]");
+            }
+            limitLo = lo;
+            limitHi = hi;
+            return this;
+        }
+
+        /**
+         * A velocity motor: drives A relative to B about/along the axis towards {@code speed}
+         * with at most {@code maxForce}.
+         *
+         * @param speed    target speed (rad/s or m/s)
+         * @param maxForce force (torque) bound, N (N m), at least 0
+         * @return this
+         */
+        public JointBuilder motor(double speed, double maxForce) {
+            requireAxisJoint("a motor");
+            if (!Double.isFinite(speed) || !(maxForce >= 0) || Double.isInfinite(maxForce)) {
+                throw new IllegalArgumentException("motor needs a finite speed and a finite max force >= 0, got "
+                        + speed + ", " + maxForce);
+            }
+            motorSpeed = speed;
+            motorMaxForce = maxForce;
+            return this;
+        }
+
+        /**
+         * A spring-damper about/along the axis towards the initial configuration.
+         *
+         * @param stiffness N/m or N m/rad, at least 0
+         * @param damping   N s/m or N m s/rad, at least 0; stiffness + damping &gt; 0
+         * @return this
+         */
+        public JointBuilder spring(double stiffness, double damping) {
+            requireAxisJoint("a spring");
+            if (!(stiffness >= 0) || !(damping >= 0) || !(stiffness + damping > 0) || Double.isInfinite(stiffness + damping)) {
+                throw new IllegalArgumentException("spring needs finite stiffness and damping >= 0, not both 0; got "
+                        + stiffness + ", " + damping);
+            }
+            springK = stiffness;
+            springD = damping;
+            return this;
+        }
+
+        /** @return the new joint's index */
+        public int add() {
+            owner.joints.add(this);
+            return owner.joints.size() - 1;
+        }
+    }
+
+    private static void requireFinite(String what, double... v) {
+        for (double x : v) {
+            if (!Double.isFinite(x)) {
+                throw new IllegalArgumentException(what + " must be finite, got " + Arrays.toString(v));
+            }
+        }
+    }
+}
