@@ -55,7 +55,7 @@ final class Delassus {
                     int v0 = pr.vStart[s];
                     int n = pr.dim[s];
                     java.util.Arrays.fill(unit, v0, v0 + n, 0);
-                    Pairs.addRowTransposed(pr, c, pairs.sides[2 * c + k], r, 1.0, unit);
+                    pairs.addRowTransposed(pr, c, pairs.sides[2 * c + k], r, 1.0, unit);
                     DenseOps.choleskySolve(aFactor, pr.aStart[s], n, unit, v0);
                     System.arraycopy(unit, v0, t, tStart[2 * r + k], n);
                 }
@@ -153,7 +153,7 @@ final class Delassus {
     double rowVelocity(ConstraintProblem pr, int c, int r, double[] v) {
         double y = pr.e[r];
         for (int k = 0; k < pairs.count[c]; k++) {
-            y += Pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, v);
+            y += pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, v);
         }
         return y;
     }

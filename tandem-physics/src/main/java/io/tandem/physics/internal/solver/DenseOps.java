@@ -10,7 +10,8 @@ final class DenseOps {
 
     /**
      * In-place Cholesky factorization of the SPD n x n matrix at {@code m[off..]} (row-major):
-     * the lower triangle becomes L with A = L L^T. Modified.
+     * the strict lower triangle becomes L with A = L L^T and the diagonal holds 1 / L_ii (so solves
+     * multiply instead of divide). Modified.
      *
      * @return false if the matrix is not positive definite
      */
@@ -24,14 +25,14 @@ final class DenseOps {
             if (!(d > 0)) {
                 return false;
             }
-            d = Math.sqrt(d);
-            m[off + j * n + j] = d;
+            double inv = 1.0 / Math.sqrt(d);
+            m[off + j * n + j] = inv;
             for (int i = j + 1; i < n; i++) {
                 double s = m[off + i * n + j];
                 for (int k = 0; k < j; k++) {
                     s -= m[off + i * n + k] * m[off + j * n + k];
                 }
-                m[off + i * n + j] = s / d;
+                m[off + i * n + j] = s * inv;
             }
         }
         return true;
@@ -44,14 +45,14 @@ final class DenseOps {
             for (int k = 0; k < i; k++) {
                 s -= l[off + i * n + k] * x[xo + k];
             }
-            x[xo + i] = s / l[off + i * n + i];
+            x[xo + i] = s * l[off + i * n + i];
         }
         for (int i = n - 1; i >= 0; i--) {
             double s = x[xo + i];
             for (int k = i + 1; k < n; k++) {
                 s -= l[off + k * n + i] * x[xo + k];
             }
-            x[xo + i] = s / l[off + i * n + i];
+            x[xo + i] = s * l[off + i * n + i];
         }
     }
 }

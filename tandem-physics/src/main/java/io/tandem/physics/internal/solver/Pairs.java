@@ -12,15 +12,20 @@ final class Pairs {
     int[] sub = new int[0];
     /** which sides belong to pair k of block c at [2c + k]: bit 1 = side A, bit 2 = side B */
     int[] sides = new int[0];
+    /** coordinate of side A's and side B's body at [2c], [2c + 1] (-1 if absent) */
+    int[] coord = new int[0];
 
     void build(ConstraintProblem pr) {
         int n = pr.constraints;
         count = ConstraintProblem.grow(count, n);
         sub = ConstraintProblem.grow(sub, 2 * n);
         sides = ConstraintProblem.grow(sides, 2 * n);
+        coord = ConstraintProblem.grow(coord, 2 * n);
         for (int c = 0; c < n; c++) {
             int a = pr.bodyA[c];
             int b = pr.bodyB[c];
+            coord[2 * c] = a >= 0 ? pr.coord(a) : -1;
+            coord[2 * c + 1] = b >= 0 ? pr.coord(b) : -1;
             int k = 0;
             if (a >= 0) {
                 sub[2 * c] = pr.subsystemOf[a];
@@ -44,28 +49,28 @@ final class Pairs {
     /**
      * x = J_{c,k} row {@code row} times the subsystem vector {@code vec} (stacked like v).
      */
-    static double rowTimes(ConstraintProblem pr, int c, int sidesMask, int row, double[] vec) {
+    double rowTimes(ConstraintProblem pr, int c, int sidesMask, int row, double[] vec) {
         double x = 0;
         if ((sidesMask & 1) != 0) {
-            x += ConstraintProblem.dot6(pr.jA, 6 * row, vec, pr.coord(pr.bodyA[c]));
+            x += ConstraintProblem.dot6(pr.jA, 6 * row, vec, coord[2 * c]);
         }
         if ((sidesMask & 2) != 0) {
-            x += ConstraintProblem.dot6(pr.jB, 6 * row, vec, pr.coord(pr.bodyB[c]));
+            x += ConstraintProblem.dot6(pr.jB, 6 * row, vec, coord[2 * c + 1]);
         }
         return x;
     }
 
     /** out += J_{c,k} row {@code row}^T * s, into the stacked vector {@code out}. */
-    static void addRowTransposed(ConstraintProblem pr, int c, int sidesMask, int row, double s, double[] out) {
+    void addRowTransposed(ConstraintProblem pr, int c, int sidesMask, int row, double s, double[] out) {
         if ((sidesMask & 1) != 0) {
-            int o = pr.coord(pr.bodyA[c]);
+            int o = coord[2 * c];
             int j = 6 * row;
             for (int d = 0; d < 6; d++) {
                 out[o + d] += pr.jA[j + d] * s;
             }
         }
         if ((sidesMask & 2) != 0) {
-            int o = pr.coord(pr.bodyB[c]);
+            int o = coord[2 * c + 1];
             int j = 6 * row;
             for (int d = 0; d < 6; d++) {
                 out[o + d] += pr.jB[j + d] * s;

@@ -170,10 +170,10 @@ public final class SubAdmm implements ConstraintSolver {
                 double trace = 0;
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                     Arrays.fill(unit, v0, v0 + n, 0);
-                    Pairs.addRowTransposed(pr, c, mask, r, 1.0, unit);
+                    pairs.addRowTransposed(pr, c, mask, r, 1.0, unit);
                     // unit holds J_r^T; trace += J_r A^-1 J_r^T
                     DenseOps.choleskySolve(h, a0, n, unit, v0);
-                    trace += Pairs.rowTimes(pr, c, mask, r, unit);
+                    trace += pairs.rowTimes(pr, c, mask, r, unit);
                 }
                 beta[adj[q]] = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
             }
@@ -195,7 +195,7 @@ public final class SubAdmm implements ConstraintSolver {
             for (int k = 0; k < pairs.count[c]; k++) {
                 int mask = pairs.sides[2 * c + k];
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    z[2 * r + k] = Pairs.rowTimes(pr, c, mask, r, pr.v);
+                    z[2 * r + k] = pairs.rowTimes(pr, c, mask, r, pr.v);
                 }
             }
         }
@@ -247,7 +247,7 @@ public final class SubAdmm implements ConstraintSolver {
                 int mask = pairs.sides[adj[q]];
                 double bs = beta[adj[q]];
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    Pairs.addRowTransposed(pr, c, mask, r, bs * z[2 * r + k] + pr.p[r], pr.v);
+                    pairs.addRowTransposed(pr, c, mask, r, bs * z[2 * r + k] + pr.p[r], pr.v);
                 }
             }
             DenseOps.choleskySolve(h, pr.aStart[s], n, pr.v, v0);
@@ -270,7 +270,7 @@ public final class SubAdmm implements ConstraintSolver {
             for (int r = r0; r < r0 + m; r++) {
                 double y = pr.e[r] - w * pr.p[r];
                 for (int k = 0; k < np; k++) {
-                    double xr = Pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, pr.v);
+                    double xr = pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, pr.v);
                     x[2 * r + k] = xr;
                     y += xr;
                 }
