@@ -62,7 +62,7 @@ public final class PhysicsEngine implements AutoCloseable {
         this.loop = st.threads() > 1 ? ParallelLoop.withThreads(st.threads()) : ParallelLoop.serial();
         this.solver = switch (st.kind()) {
             case SUB_ADMM -> new SubAdmm(st.iterations(), st.kappa(), st.tolerance(), loop);
-            case PGS -> new Pgs(st.iterations(), st.tolerance());
+            case PGS -> new Pgs(st.iterations(), st.tolerance(), true);
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
         };
         this.joints = new JointAssembly(model);
