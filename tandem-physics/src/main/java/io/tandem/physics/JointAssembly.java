@@ -20,6 +20,12 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * y + gamma p = 0 from the implicit law p = -h (k (C + h Cdot) + d Cdot):
  * e = k C / (h k + d), gamma = 1 / (h (h k + d)).
  *
+ * Every hard row is its own 1-row block, so SubADMM gets a penalty per row (kappa times that row's
+ * effective mass). Measured alternative: grouping a joint's 3 point rows into one block (one
+ * penalty for rows whose effective masses differ 1000-fold on a pendulum bob) made the small-angle
+ * pendulum unstable under SubADMM and raised the 50-link chain's error from 51 to 62 mm
+ * (SubADMM-60) and from 31 to 43 mm (PGS-30).
+ *
  * Row layout per joint in PhysicsState.jointImpulse (warm start): slots 0..5 the hard rows
  * (ball 3, revolute 5, prismatic 5, fixed 6), 6 lower limit, 7 upper limit, 8 motor, 9 spring.
  */
