@@ -35,6 +35,9 @@ package io.tandem.physics.internal.geometry;
  * Degenerate normals (coincident centres or core segments) fall back to a fixed direction: world
  * +z for two spheres, the capsule's local x axis (perpendicular to its segment) otherwise.
  *
+ * Poses must be finite; a result with a NaN or infinite value (from a NaN pose) is dropped and
+ * counted in invalidCount() instead of reaching the solver.
+ *
  * All scratch lives in this instance: one NarrowPhase per thread, no allocation per call.
  *
  * [1] C. Ericson, "Real-Time Collision Detection", Morgan Kaufmann 2005.
@@ -60,6 +63,8 @@ public final class NarrowPhase {
     private final double[] st = new double[2];
     private final ContactCandidates cand = new ContactCandidates();
     private final HullCollider hulls = new HullCollider(cand);
+
+    private long invalidCount;
 
     /** Creates a narrow phase with its scratch space. */
     public NarrowPhase() {
@@ -116,11 +121,35 @@ public final class NarrowPhase {
         if (cand.count == 0) {
             return 0;
         }
+        if (!finite(cand)) {
+            // non-finite pose: report nothing and count it (the broad phase already skips NaN boxes)
+            invalidCount++;
+            return 0;
+        }
         int n = cand.emit(out);
         if (swap) {
             out.flipNormal();
         }
         return n;
+    }
+
+    /**
+     * Number of calls that produced a non-finite normal, point or depth (a NaN or infinite pose)
+     * and therefore reported no contact.
+     *
+     * @return the count since construction
+     */
+    public long invalidCount() {
+        return invalidCount;
+    }
+
+    private static boolean finite(ContactCandidates c) {
+        double sum = c.nx + c.ny + c.nz;
+        for (int k = 0; k < c.count; k++) {
+            sum += c.depth[k] + c.point[3 * k] + c.point[3 * k + 1] + c.point[3 * k + 2];
+        }
+        // NaN and +-infinity (also inf - inf) all fail this test
+        return sum - sum == 0;
     }
 
     private void load(double[] posA, double[] quatA, int ia, double[] posB, double[] quatB, int ib) {

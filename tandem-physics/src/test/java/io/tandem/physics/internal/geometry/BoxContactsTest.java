@@ -172,6 +172,27 @@ class BoxContactsTest {
     }
 
     @Test
+    void boxBox_restingStackWithJitter_fourPointsWithStableFeatures() {
+        java.util.Random rnd = new java.util.Random(11);
+        int[] reference = null;
+        for (int draw = 0; draw < 100; draw++) {
+            // tilts up to 5e-4 rad and lateral offsets up to 2e-4 m, as in a settled stack
+            Poses p = new Poses(2).at(0, 0, 0, 0, rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 0, 5e-4 * rnd.nextDouble())
+                    .at(1, 2e-4 * (rnd.nextDouble() - 0.5), 2e-4 * (rnd.nextDouble() - 0.5), 0.995,
+                            rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 5e-4 * rnd.nextDouble());
+            assertThat(collide(cube, cube, p, 0.01)).as("draw %d", draw).isEqualTo(4);
+            assertThat(m.normal[2]).isGreaterThan(Math.cos(1e-3));
+            for (int k = 0; k < 4; k++) {
+                assertThat(m.depth[k]).isBetween(0.005 - 1e-3, 0.005 + 1e-3);
+            }
+            if (reference == null) {
+                reference = sortedFeatures(m);
+            }
+            assertThat(sortedFeatures(m)).as("draw %d", draw).containsExactly(reference);
+        }
+    }
+
+    @Test
     void boxBox_swappedArguments_negatedNormalSameDepths() {
         Poses p = new Poses(2).at(0, 0, 0, 0, 1, 2, 3, 0.3).at(1, 0.2, 0.6, 0.7, 3, 1, 1, 1.1);
         int n = collide(cube, cube, p, 0.01);

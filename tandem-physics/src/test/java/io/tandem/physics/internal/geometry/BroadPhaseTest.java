@@ -204,7 +204,7 @@ class BroadPhaseTest {
     }
 
     @Test
-    void pairBuffer_growsAndKeepsCapacityAfterClear() {
+    void pairBufferAdd_beyondCapacity_growsAndClearKeepsCapacity() {
         PairBuffer b = new PairBuffer(1);
         for (int k = 0; k < 100; k++) {
             b.add(k, k + 1);
@@ -219,7 +219,7 @@ class BroadPhaseTest {
     }
 
     @Test
-    void defaultAlgorithm_isTheMeasuredChoice() {
+    void constructor_noAlgorithm_usesMeasuredDefault() {
         assertThat(new BroadPhase().algorithm()).isEqualTo(BroadPhase.DEFAULT_ALGORITHM);
     }
 }

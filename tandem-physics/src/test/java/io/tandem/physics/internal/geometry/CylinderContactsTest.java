@@ -122,7 +122,7 @@ class CylinderContactsTest {
     }
 
     @Test
-    void sphereCylinder_andPlanePlane_specialPairs() {
+    void planePlane_anyPoses_noContact() {
         Poses p = new Poses(2).at(0, 0, 0, 0).at(1, 0, 0, 1);
         assertThat(collide(plane, plane, p, 1)).isZero();
         assertThat(m.count).isZero();

@@ -189,4 +189,32 @@ class NarrowPhasePropertyTest {
         }
         return best;
     }
+
+    @Test
+    void collide_everyPairWithNonFinitePose_noContactNoException() {
+        Random rnd = new Random(SEED);
+        Poses p = new Poses(2);
+        double[] bad = {Double.NaN, Double.POSITIVE_INFINITY};
+        for (ShapeType ta : ShapeType.values()) {
+            for (ShapeType tb : ShapeType.values()) {
+                for (double v : bad) {
+                    for (int slot = 0; slot < 7; slot++) {
+                        Shape a = randomShape(ta, rnd);
+                        Shape b = randomShape(tb, rnd);
+                        p.at(0, 0, 0, 0).at(1, 0.01, 0.02, 0.03);
+                        if (slot < 3) {
+                            p.pos[3 + slot] = v;
+                        } else {
+                            p.quat[4 + slot - 3] = v;
+                        }
+                        int n = np.collide(a, p.pos, p.quat, 0, b, 1, 0.01, m);
+                        if (tb != ShapeType.SPHERE || slot < 3) {
+                            // (a sphere ignores its orientation)
+                            assertThat(n).as("%s-%s %s slot %d", ta, tb, v, slot).isZero();
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -171,4 +171,14 @@ class SphereContactsTest {
         Poses p = new Poses(2).at(1, 0, 0, 0, 1, 0, 0, 0.7).at(0, 0.5, 0, 0);
         assertThat(collide(ball, Shape.capsule(0.1, 0.4), p, 0.05)).isZero();
     }
+
+    @Test
+    void collide_nanPose_noContactAndCounted() {
+        Poses p = new Poses(2).at(0, 0, 0, 0).at(1, Double.NaN, 0, 0.1);
+        assertThat(collide(Shape.box(0.5, 0.5, 0.5), ball, p, 0)).isZero();
+        assertThat(np.invalidCount()).isEqualTo(1);
+        p.at(1, 0, 0, 0.1);
+        assertThat(collide(Shape.box(0.5, 0.5, 0.5), ball, p, 0)).isEqualTo(1);
+        assertThat(np.invalidCount()).isEqualTo(1);
+    }
 }
