@@ -15,7 +15,8 @@ import io.tandem.physics.internal.solver.SubAdmm;
  *   1. kinematic bodies: velocity at t + h/2 and pose at t + h from their trajectories;
  *   2. dynamics: per dynamic body A = diag(m I, I_w) (world inertia at q^k) and
  *      b = A v^k + h m g (linear) and I_w w^k - h w^k x (I_w w^k) (gyroscopic term, explicit at v^k);
- *   3. constraints: joint rows (JointAssembly), contact rows (to come with the geometry package);
+ *   3. constraints: joint rows (JointAssembly), contact rows (ContactAssembly: broad phase,
+ *      narrow phase, one Signorini-Coulomb block per manifold point, warm-started by feature);
  *   4. the solver (SubADMM, PGS or projected Jacobi) yields v^{k+1} and the impulses;
  *   5. a finite check on every dynamic body before anything is written (a NaN names the body and
  *      the step, and leaves the state untouched);
@@ -43,6 +44,7 @@ public final class PhysicsEngine implements AutoCloseable {
     private final ParallelLoop loop;
     private final ConstraintSolver solver;
     private final JointAssembly joints;
+    private final ContactAssembly contacts;
     /** problem index of each body, -1 if not dynamic */
     private final int[] dyn;
     /** body of each problem index */
@@ -66,6 +68,7 @@ public final class PhysicsEngine implements AutoCloseable {
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
         };
         this.joints = new JointAssembly(model);
+        this.contacts = new ContactAssembly(model);
         this.dyn = new int[model.bodies];
         int n = 0;
         for (int i = 0; i < model.bodies; i++) {
@@ -100,6 +103,16 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         this.vel = new double[6 * model.bodies];
+    }
+
+    /** @return contact points found by the last step */
+    public int contactCount() {
+        return contacts.contacts();
+    }
+
+    /** @return the largest penetration depth found by the last step's collision detection, m */
+    public double maxPenetration() {
+        return contacts.maxDepth();
     }
 
     /** @return the model this engine steps */
@@ -171,6 +184,7 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         // 3. constraints
         joints.assemble(s, pr, dyn, vel, h);
+        contacts.assemble(s, pr, dyn, vel, h);
         // 4. solve
         solver.solve(pr);
         // 5. no NaN may reach the state
@@ -208,6 +222,7 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         joints.store(s, pr);
+        contacts.store(pr);
         s.time += h;
         s.step++;
     }

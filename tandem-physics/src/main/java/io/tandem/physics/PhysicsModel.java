@@ -1,6 +1,8 @@
 package io.tandem.physics;
 
 import io.tandem.physics.internal.dynamics.RigidOps;
+import io.tandem.physics.internal.geometry.MassProperties;
+import io.tandem.physics.internal.geometry.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +33,11 @@ public final class PhysicsModel {
     final double[] angVel0;
     final int[] subsystem;
     final KinematicTrajectory[] trajectory;
+    // colliders (one per body that has a shape, centred at the body origin, in the body frame)
+    final int colliders;
+    final int[] colliderBody;
+    final Shape[] colliderShape;
+    final double[] colliderFriction;
     // joints
     final int joints;
     final JointType[] jointType;
@@ -78,6 +85,24 @@ public final class PhysicsModel {
             System.arraycopy(s.angVel, 0, angVel0, 3 * i, 3);
             subsystem[i] = s.subsystem;
             trajectory[i] = s.trajectory;
+        }
+        int nc = 0;
+        for (BodyBuilder s : b.bodies) {
+            nc += s.shape != null ? 1 : 0;
+        }
+        colliders = nc;
+        colliderBody = new int[nc];
+        colliderShape = new Shape[nc];
+        colliderFriction = new double[nc];
+        int c = 0;
+        for (int i = 0; i < bodies; i++) {
+            BodyBuilder s = b.bodies.get(i);
+            if (s.shape != null) {
+                colliderBody[c] = i;
+                colliderShape[c] = s.shape;
+                colliderFriction[c] = s.friction;
+                c++;
+            }
         }
         joints = b.joints.size();
         jointType = new JointType[joints];
@@ -314,6 +339,9 @@ public final class PhysicsModel {
         final double[] angVel = new double[3];
         int subsystem = -1;
         KinematicTrajectory trajectory;
+        Shape shape;
+        double friction = 0.5;
+        double density = Double.NaN;
 
         private BodyBuilder(Builder owner, String name) {
             this.owner = owner;
@@ -414,10 +442,82 @@ public final class PhysicsModel {
             return this;
         }
 
+        /** @return this, with a sphere of radius r (m) as collision shape */
+        public BodyBuilder sphere(double r) {
+            return shape(Shape.sphere(r));
+        }
+
+        /** @return this, with a box of half extents (m) along the body axes as collision shape */
+        public BodyBuilder box(double hx, double hy, double hz) {
+            return shape(Shape.box(hx, hy, hz));
+        }
+
+        /** @return this, with a capsule (radius, half length of its segment along body z), m */
+        public BodyBuilder capsule(double r, double halfLength) {
+            return shape(Shape.capsule(r, halfLength));
+        }
+
+        /** @return this, with a cylinder (radius, half height along body z), m */
+        public BodyBuilder cylinder(double r, double halfHeight) {
+            return shape(Shape.cylinder(r, halfHeight));
+        }
+
+        /** @return this, with the infinite plane z = 0 of the body frame (normal +z); static bodies only */
+        public BodyBuilder plane() {
+            return shape(Shape.plane());
+        }
+
+        private BodyBuilder shape(Shape s) {
+            if (shape != null) {
+                throw new IllegalArgumentException("body '" + name + "' already has a collision shape (" + shape
+                        + "); one shape per body");
+            }
+            shape = s;
+            return this;
+        }
+
+        /**
+         * @param mu Coulomb friction coefficient of this body's shape, at least 0 (default 0.5; a pair
+         *           uses the geometric mean of its two coefficients)
+         * @return this
+         */
+        public BodyBuilder friction(double mu) {
+            if (!(mu >= 0) || Double.isInfinite(mu)) {
+                throw new IllegalArgumentException("body '" + name + "': friction must be a finite number >= 0, got " + mu);
+            }
+            friction = mu;
+            return this;
+        }
+
+        /**
+         * Derives mass and inertia from the shape and a density (unless {@link #mass} is given).
+         *
+         * @param kgPerM3 density, greater than 0
+         * @return this
+         */
+        public BodyBuilder density(double kgPerM3) {
+            if (!(kgPerM3 > 0) || Double.isInfinite(kgPerM3)) {
+                throw new IllegalArgumentException("body '" + name + "': density must be a finite number > 0, got " + kgPerM3);
+            }
+            density = kgPerM3;
+            return this;
+        }
+
         /** @return the new body's index */
         public int add() {
+            if (type == BodyType.DYNAMIC && Double.isNaN(mass) && !Double.isNaN(density)) {
+                if (shape == null) {
+                    throw new IllegalArgumentException("body '" + name + "': density needs a shape to compute the mass");
+                }
+                MassProperties mp = MassProperties.of(shape, density);
+                mass(mp.mass(), mp.ixx(), mp.iyy(), mp.izz());
+            }
+            if (type == BodyType.DYNAMIC && shape != null && shape.type() == io.tandem.physics.internal.geometry.ShapeType.PLANE) {
+                throw new IllegalArgumentException("body '" + name + "': a plane is infinite; only static bodies may have one");
+            }
             if (type == BodyType.DYNAMIC && Double.isNaN(mass)) {
-                throw new IllegalArgumentException("dynamic body '" + name + "' needs a mass: call mass(m, ixx, iyy, izz)");
+                throw new IllegalArgumentException("dynamic body '" + name + "' needs a mass: call mass(m, ixx, iyy, izz)"
+                        + " or give it a shape and a density");
             }
             owner.bodies.add(this);
             return owner.bodies.size() - 1;

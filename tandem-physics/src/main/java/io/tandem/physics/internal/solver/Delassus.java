@@ -22,7 +22,7 @@ final class Delassus {
     /** start of block c's W (m x m row-major) */
     int[] wStart = new int[0];
     double[] w = new double[0];
-    /** factor of W (+ gamma I) for HARD / SOFT blocks; 2x2 inverse of the tangent block for contacts */
+    /** factor of W (+ gamma I) for HARD / SOFT blocks; lambda_max of the tangent block for contacts */
     double[] wFactor = new double[0];
     private double[] unit = new double[0];
 
@@ -94,13 +94,11 @@ final class Delassus {
                     throw new IllegalStateException("constraint block " + c + " is degenerate (its Jacobian rows are dependent)");
                 }
             } else if (kind == ConstraintProblem.CONTACT) {
+                // isotropic tangential metric: the largest eigenvalue of the 2x2 tangent block
                 double a = w[w0 + 4];
                 double b = w[w0 + 5];
                 double d = w[w0 + 8];
-                double det = a * d - b * b;
-                wFactor[w0] = d / det;
-                wFactor[w0 + 1] = -b / det;
-                wFactor[w0 + 2] = a / det;
+                wFactor[w0] = 0.5 * (a + d) + Math.sqrt(0.25 * (a - d) * (a - d) + b * b);
             }
         }
     }
@@ -181,14 +179,19 @@ final class Delassus {
             case ConstraintProblem.LIMIT -> out[r0] = Math.max(0, pr.p[r0] - y[r0] / w[w0]);
             case ConstraintProblem.BOXED -> out[r0] = Math.min(pr.hi[r0], Math.max(pr.lo[r0], pr.p[r0] - y[r0] / w[w0]));
             case ConstraintProblem.CONTACT -> {
-                // normal with its own diagonal, then the tangent pair with the exact 2x2 block,
-                // accounting for the normal change, then the Coulomb disk
+                // normal with its own diagonal, then the tangent pair against the isotropic metric
+                // wBar = lambda_max(W_tt), accounting for the normal change, then the Coulomb disk.
+                // Clipping the exact 2x2 solution instead is not a projection in the W metric: its
+                // fixed point slides with friction not opposite to the slip (a block on a 40 degree
+                // incline travelled 4 % too far). With a scalar metric the fixed point satisfies
+                // y_t = -c p_t, the maximal-dissipation law, exactly.
                 double pn = Math.max(0, pr.p[r0] - y[r0] / w[w0]);
                 double dpn = pn - pr.p[r0];
                 double y1 = y[r0 + 1] + w[w0 + 3] * dpn;
                 double y2 = y[r0 + 2] + w[w0 + 6] * dpn;
-                double pt1 = pr.p[r0 + 1] - (wFactor[w0] * y1 + wFactor[w0 + 1] * y2);
-                double pt2 = pr.p[r0 + 2] - (wFactor[w0 + 1] * y1 + wFactor[w0 + 2] * y2);
+                double wBar = wFactor[w0];
+                double pt1 = pr.p[r0 + 1] - y1 / wBar;
+                double pt2 = pr.p[r0 + 2] - y2 / wBar;
                 double norm = Math.sqrt(pt1 * pt1 + pt2 * pt2);
                 double limit = pr.mu[c] * pn;
                 if (norm > limit) {

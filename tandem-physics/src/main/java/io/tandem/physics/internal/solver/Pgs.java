@@ -89,7 +89,8 @@ public final class Pgs implements ConstraintSolver {
             if (tolerance > 0 && change <= tolerance) {
                 break;
             }
-            if (nncg) {
+            if (nncg && it < iterations) {
+                // never after the last sweep: a conjugate step may leave the cones
                 prevNorm = conjugateStep(pr, prevNorm, it == 1);
             }
         }

@@ -1,0 +1,182 @@
+package io.tandem.physics;
+
+import io.tandem.physics.internal.dynamics.RigidOps;
+import io.tandem.physics.internal.geometry.AabbOps;
+import io.tandem.physics.internal.geometry.BroadPhase;
+import io.tandem.physics.internal.geometry.ContactManifold;
+import io.tandem.physics.internal.geometry.NarrowPhase;
+import io.tandem.physics.internal.geometry.PairBuffer;
+import io.tandem.physics.internal.solver.ConstraintProblem;
+
+/*
+ * Implementation notes.
+ *
+ * Contacts in the form of shared/specs/physics.md 1.3 (b): one CONTACT block per manifold point
+ * (normal, two tangents), y_n = n . (v_B(P) - v_A(P)) + e_n >= 0, Signorini-Coulomb with the
+ * exact cone, restitution 0. Bias: a gap g within the speculative margin gives e_n = g / h (the
+ * bodies may close it this step but not pass); a penetration d beyond SLOP is removed at ERP per
+ * step (e_n = -ERP (d - SLOP) / h), so resting contacts settle at about SLOP of overlap. Friction
+ * of a pair: the geometric mean of the two colliders' coefficients (equal coefficients give that
+ * coefficient). Warm start: last step's impulses of the same (collider pair, feature), rotated to
+ * nothing (normals change slowly; the solver corrects the rest).
+ */
+
+/** Collision detection and contact rows. Allocation-free once grown. Not thread-safe. */
+final class ContactAssembly {
+    /** speculative margin, m */
+    static final double MARGIN = 0.005;
+    /** allowed resting overlap, m */
+    static final double SLOP = 0.0005;
+    /** share of the excess penetration removed per step */
+    static final double ERP = 0.2;
+
+    private final PhysicsModel m;
+    private final NarrowPhase narrow = new NarrowPhase();
+    private final BroadPhase broad = new BroadPhase();
+    private final PairBuffer pairs = new PairBuffer();
+    private final ContactManifold manifold = new ContactManifold();
+    private final double[] aabbMin;
+    private final double[] aabbMax;
+    private final int[] group;
+    private final ContactCache previous = new ContactCache();
+    private final double[] t1 = new double[3];
+    private final double[] t2 = new double[3];
+    /** per contact row block of this step: its cache key */
+    private long[] blockKey = new long[0];
+    private int[] blockRow = new int[0];
+    private int contacts;
+    private double maxDepth;
+
+    ContactAssembly(PhysicsModel m) {
+        this.m = m;
+        int n = m.colliders;
+        aabbMin = new double[3 * n];
+        aabbMax = new double[3 * n];
+        group = new int[n];
+        for (int c = 0; c < n; c++) {
+            group[c] = m.bodyType[m.colliderBody[c]] == BodyType.DYNAMIC ? 1 : 0;
+        }
+        previous.clear(16);
+    }
+
+    /** @return contact points of the last step */
+    int contacts() {
+        return contacts;
+    }
+
+    /** @return the largest penetration found by the last step's collision detection, m */
+    double maxDepth() {
+        return maxDepth;
+    }
+
+    void assemble(PhysicsState s, ConstraintProblem pr, int[] dyn, double[] vel, double h) {
+        int n = m.colliders;
+        contacts = 0;
+        maxDepth = 0;
+        if (n < 2) {
+            return;
+        }
+        for (int c = 0; c < n; c++) {
+            AabbOps.compute(m.colliderShape[c], s.pos, s.quat, m.colliderBody[c], MARGIN, aabbMin, aabbMax, c);
+        }
+        int np = broad.findPairs(n, aabbMin, aabbMax, group, pairs);
+        for (int k = 0; k < np; k++) {
+            int ca = pairs.first(k);
+            int cb = pairs.second(k);
+            int ba = m.colliderBody[ca];
+            int bb = m.colliderBody[cb];
+            int da = dyn[ba];
+            int db = dyn[bb];
+            if (ba == bb || (da < 0 && db < 0)) {
+                continue;
+            }
+            int points = narrow.collide(m.colliderShape[ca], s.pos, s.quat, ba, m.colliderShape[cb], bb, MARGIN, manifold);
+            if (points == 0) {
+                continue;
+            }
+            double mu = Math.sqrt(m.colliderFriction[ca] * m.colliderFriction[cb]);
+            double[] nrm = manifold.normal;
+            RigidOps.perpendicular(nrm, t1, t2);
+            for (int q = 0; q < points; q++) {
+                double depth = manifold.depth[q];
+                maxDepth = Math.max(maxDepth, depth);
+                int r0 = pr.addBlock(ConstraintProblem.CONTACT, 3, da, db, mu);
+                double px = manifold.point[3 * q];
+                double py = manifold.point[3 * q + 1];
+                double pz = manifold.point[3 * q + 2];
+                row(pr, r0, nrm, px, py, pz, s, ba, bb);
+                row(pr, r0 + 1, t1, px, py, pz, s, ba, bb);
+                row(pr, r0 + 2, t2, px, py, pz, s, ba, bb);
+                pr.e[r0] = depth < 0 ? -depth / h : -ERP * Math.max(0, depth - SLOP) / h;
+                // kinematic sides move on their own: their velocity is part of the bias
+                for (int r = r0; r < r0 + 3; r++) {
+                    if (da < 0) {
+                        pr.e[r] += kinematic(pr.jA, r, ba, vel);
+                        clear(pr.jA, r);
+                    }
+                    if (db < 0) {
+                        pr.e[r] += kinematic(pr.jB, r, bb, vel);
+                        clear(pr.jB, r);
+                    }
+                }
+                long key = ContactCache.key(ca, cb, manifold.feature[q]);
+                int slot = previous.find(key);
+                pr.p[r0] = slot >= 0 ? previous.value(slot, 0) : 0;
+                pr.p[r0 + 1] = slot >= 0 ? previous.value(slot, 1) : 0;
+                pr.p[r0 + 2] = slot >= 0 ? previous.value(slot, 2) : 0;
+                remember(key, r0);
+            }
+        }
+    }
+
+    private void remember(long key, int row) {
+        if (contacts == blockKey.length) {
+            blockKey = java.util.Arrays.copyOf(blockKey, Math.max(64, 2 * contacts));
+            blockRow = java.util.Arrays.copyOf(blockRow, blockKey.length);
+        }
+        blockKey[contacts] = key;
+        blockRow[contacts] = row;
+        contacts++;
+    }
+
+    /** Keeps this step's contact impulses for the next step's warm start. */
+    void store(ConstraintProblem pr) {
+        // every lookup of this step is done: the table now takes this step's impulses
+        previous.clear(contacts);
+        for (int k = 0; k < contacts; k++) {
+            int r = blockRow[k];
+            previous.put(blockKey[k], pr.p[r], pr.p[r + 1], pr.p[r + 2]);
+        }
+    }
+
+    /** Row along {@code dir}: J_A = -[dir, r_A x dir], J_B = [dir, r_B x dir] at world point P. */
+    private static void row(ConstraintProblem pr, int r, double[] dir, double px, double py, double pz, PhysicsState s,
+                            int ba, int bb) {
+        fill(pr.jA, r, dir, px - s.pos[3 * ba], py - s.pos[3 * ba + 1], pz - s.pos[3 * ba + 2], -1);
+        fill(pr.jB, r, dir, px - s.pos[3 * bb], py - s.pos[3 * bb + 1], pz - s.pos[3 * bb + 2], 1);
+    }
+
+    private static void fill(double[] j, int r, double[] d, double rx, double ry, double rz, double sign) {
+        int o = 6 * r;
+        j[o] = sign * d[0];
+        j[o + 1] = sign * d[1];
+        j[o + 2] = sign * d[2];
+        j[o + 3] = sign * (ry * d[2] - rz * d[1]);
+        j[o + 4] = sign * (rz * d[0] - rx * d[2]);
+        j[o + 5] = sign * (rx * d[1] - ry * d[0]);
+    }
+
+    private static double kinematic(double[] j, int r, int body, double[] vel) {
+        double y = 0;
+        for (int d = 0; d < 6; d++) {
+            y += j[6 * r + d] * vel[6 * body + d];
+        }
+        return y;
+    }
+
+    private static void clear(double[] j, int r) {
+        for (int d = 0; d < 6; d++) {
+            j[6 * r + d] = 0;
+        }
+    }
+}
