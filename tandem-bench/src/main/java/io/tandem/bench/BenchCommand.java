@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = "Measures Tandem's performance.",
-        subcommands = {TimeSyncCommand.class, ChainCommand.class, JmhCommand.class},
+        subcommands = {TimeSyncCommand.class, PileCommand.class, ChainCommand.class, JmhCommand.class},
         commandListHeading = "%nBenchmarks:%n")
 final class BenchCommand implements Callable<Integer> {
 

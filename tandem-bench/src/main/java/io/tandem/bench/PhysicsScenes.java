@@ -68,4 +68,77 @@ final class PhysicsScenes {
         out[o + 1] = s.pos[3 * i + 1] + along * 2 * (x * y + w * z);
         out[o + 2] = s.pos[3 * i + 2] + along * 2 * (x * z - w * y);
     }
+
+    /** pile: sphere radius, m */
+    static final double PILE_RADIUS = 0.1;
+
+    /**
+     * pile: 1000 spheres r 0.1 m, 1 kg, friction 0.5, on a 10 x 10 x 10 grid with 0.22 m spacing
+     * and +-1 cm jitter (seed 42), the lowest layer at 0.3 m, in a static box whose inner faces are
+     * at |x|, |y| = 1.2 m with its floor at z = 0 (planes).
+     */
+    static PhysicsModel pile(int perSide, double timeStep, SolverSettings solver) {
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(timeStep).solver(solver);
+        double s2 = Math.sqrt(0.5);
+        b.body("floor").makeStatic().plane().friction(0.5).add();
+        // walls: planes whose +z normal points into the box
+        b.body("wall-x").makeStatic().plane().friction(0.5).position(-1.2, 0, 0).orientation(s2, 0, s2, 0).add();
+        b.body("wall+x").makeStatic().plane().friction(0.5).position(1.2, 0, 0).orientation(s2, 0, -s2, 0).add();
+        b.body("wall-y").makeStatic().plane().friction(0.5).position(0, -1.2, 0).orientation(s2, -s2, 0, 0).add();
+        b.body("wall+y").makeStatic().plane().friction(0.5).position(0, 1.2, 0).orientation(s2, s2, 0, 0).add();
+        java.util.Random rnd = new java.util.Random(42);
+        double inertia = 0.4 * PILE_RADIUS * PILE_RADIUS;
+        double half = (perSide - 1) / 2.0;
+        for (int k = 0; k < perSide; k++) {
+            for (int j = 0; j < perSide; j++) {
+                for (int i = 0; i < perSide; i++) {
+                    double x = (i - half) * 0.22 + (rnd.nextDouble() * 2 - 1) * 0.01;
+                    double y = (j - half) * 0.22 + (rnd.nextDouble() * 2 - 1) * 0.01;
+                    double z = 0.3 + k * 0.22 + (rnd.nextDouble() * 2 - 1) * 0.01;
+                    b.body("s" + i + "_" + j + "_" + k).sphere(PILE_RADIUS).friction(0.5)
+                            .mass(1, inertia, inertia, inertia).position(x, y, z).add();
+                }
+            }
+        }
+        return b.build();
+    }
+
+    /** Bodies before the spheres in {@link #pile}. */
+    static final int PILE_STATIC = 5;
+
+    /** Largest overlap between spheres or with the floor and walls, m (O(n^2)). */
+    static double pileMaxPenetration(PhysicsModel m, PhysicsState s) {
+        double r = PILE_RADIUS;
+        double max = 0;
+        int n = m.bodyCount();
+        for (int i = PILE_STATIC; i < n; i++) {
+            double x = s.pos[3 * i];
+            double y = s.pos[3 * i + 1];
+            double z = s.pos[3 * i + 2];
+            max = Math.max(max, r - z);
+            max = Math.max(max, r - (x + 1.2));
+            max = Math.max(max, r - (1.2 - x));
+            max = Math.max(max, r - (y + 1.2));
+            max = Math.max(max, r - (1.2 - y));
+            for (int j = i + 1; j < n; j++) {
+                double dx = s.pos[3 * j] - x;
+                double dy = s.pos[3 * j + 1] - y;
+                double dz = s.pos[3 * j + 2] - z;
+                double d2 = dx * dx + dy * dy + dz * dz;
+                if (d2 < 4 * r * r) {
+                    max = Math.max(max, 2 * r - Math.sqrt(d2));
+                }
+            }
+        }
+        return max;
+    }
+
+    /** Mean height of the sphere centres, m. */
+    static double pileMeanHeight(PhysicsModel m, PhysicsState s) {
+        double sum = 0;
+        for (int i = PILE_STATIC; i < m.bodyCount(); i++) {
+            sum += s.pos[3 * i + 2];
+        }
+        return sum / (m.bodyCount() - PILE_STATIC);
+    }
 }

@@ -1,0 +1,101 @@
+package io.tandem.bench;
+
+import io.tandem.physics.PhysicsEngine;
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.PhysicsState;
+import io.tandem.physics.SolverKind;
+import io.tandem.physics.SolverSettings;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tandem bench pile}: the 1000-sphere pile of the reference measurements
+ * (shared/specs/physics.md 2.2): CPU time per step of the stepping thread, then the final max
+ * penetration and mean height.
+ */
+@Command(name = "pile", mixinStandardHelpOptions = true,
+        description = "CPU time per step, max penetration and mean height of 1000 spheres falling into a box.")
+final class PileCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--per-side", defaultValue = "10", description = "Spheres per grid side (default: ${DEFAULT-VALUE}, i.e. 1000).")
+    int perSide;
+
+    @Option(names = "--steps", defaultValue = "1000", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
+    int steps;
+
+    @Option(names = "--solver", defaultValue = "SUB_ADMM", description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).")
+    SolverKind solver;
+
+    @Option(names = "--iterations", defaultValue = "30", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--threads", defaultValue = "1", description = "Solver threads (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--json", description = "One JSON object per run: {\"scenario\":\"pile\",\"solver\":..,\"threads\":..,"
+            + "\"steps\":..,\"cpu_ms_per_step\":..,\"wall_ms_per_step\":..,\"max_penetration_m\":..,\"mean_height_m\":..}.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (perSide < 1 || steps < 1 || runs < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "per-side, steps and runs must be >= 1");
+        }
+        SolverSettings settings = new SolverSettings(solver, iterations, SolverSettings.DEFAULT_KAPPA, 0, threads);
+        PhysicsModel model = PhysicsScenes.pile(perSide, 1.0 / 240, settings);
+        PrintWriter out = spec.commandLine().getOut();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        double[] cpuMs = new double[runs];
+        try (PhysicsEngine engine = new PhysicsEngine(model)) {
+            for (int r = -1; r < runs; r++) {
+                PhysicsState s = model.newState();
+                long cpu0 = mx.getCurrentThreadCpuTime();
+                long wall0 = System.nanoTime();
+                for (int k = 0; k < steps; k++) {
+                    engine.step(s);
+                }
+                long wall = System.nanoTime() - wall0;
+                long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+                if (r < 0) {
+                    continue;
+                }
+                cpuMs[r] = cpu / 1e6 / steps;
+                double pen = PhysicsScenes.pileMaxPenetration(model, s);
+                double height = PhysicsScenes.pileMeanHeight(model, s);
+                if (json) {
+                    out.printf(Locale.ROOT, "{\"scenario\":\"pile\",\"solver\":\"%s\",\"iterations\":%d,\"threads\":%d,"
+                                    + "\"bodies\":%d,\"steps\":%d,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f,"
+                                    + "\"max_penetration_m\":%.6g,\"mean_height_m\":%.4f,\"run\":%d}%n",
+                            solver.name().toLowerCase(Locale.ROOT), iterations, threads, model.bodyCount() - PhysicsScenes.PILE_STATIC,
+                            steps, cpuMs[r], wall / 1e6 / steps, pen, height, r + 1);
+                } else {
+                    out.printf(Locale.ROOT, "run %d: %.2f ms CPU/step (%.2f wall), max penetration %.2f mm, mean height %.3f m,"
+                            + " %d contacts at the end%n", r + 1, cpuMs[r], wall / 1e6 / steps, pen * 1e3, height, engine.contactCount());
+                }
+            }
+        }
+        if (!json) {
+            double[] sorted = cpuMs.clone();
+            Arrays.sort(sorted);
+            out.printf(Locale.ROOT, "pile: %d spheres, %d steps of 1/240 s, %s x %d iterations, %d thread(s): median %.2f ms CPU/step%n",
+                    model.bodyCount() - PhysicsScenes.PILE_STATIC, steps, solver, iterations, threads, sorted[runs / 2]);
+            out.printf(Locale.ROOT, "  reference (same machine kind, CPU ms/step): Jolt 8.1-9.0, Bullet 9.8-10.6, ODE4J 13.9;"
+                    + " max penetration 0.5-2.3 mm. Goal: <= 0.8x Jolt (about 6.5-7 ms), penetration <= 1.5 mm%n");
+        }
+        out.flush();
+        return 0;
+    }
+}
