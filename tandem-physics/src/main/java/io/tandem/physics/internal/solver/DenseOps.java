@@ -55,4 +55,42 @@ final class DenseOps {
             x[xo + i] = s * l[off + i * n + i];
         }
     }
+
+    /**
+     * Forward substitution only: x = L^-1 rhs in place; with it J A^-1 J^T = |L^-1 J^T|^2.
+     */
+    static void forwardSolve(double[] l, int off, int n, double[] x, int xo) {
+        for (int i = 0; i < n; i++) {
+            double s = x[xo + i];
+            for (int k = 0; k < i; k++) {
+                s -= l[off + i * n + k] * x[xo + k];
+            }
+            x[xo + i] = s * l[off + i * n + i];
+        }
+    }
+
+    /** Dense inverse of a factored n x n matrix into {@code inv[io..io + n n)}, via n solves; {@code col} is n scratch. */
+    static void inverse(double[] l, int off, int n, double[] inv, int io, double[] col) {
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < n; i++) {
+                col[i] = i == j ? 1 : 0;
+            }
+            choleskySolve(l, off, n, col, 0);
+            for (int i = 0; i < n; i++) {
+                inv[io + i * n + j] = col[i];
+            }
+        }
+    }
+
+    /** y = M x for the dense n x n row-major M at {@code m[mo..]}; x and y must not overlap. */
+    static void multiply(double[] m, int mo, int n, double[] x, int xo, double[] y, int yo) {
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            int row = mo + i * n;
+            for (int k = 0; k < n; k++) {
+                s += m[row + k] * x[xo + k];
+            }
+            y[yo + i] = s;
+        }
+    }
 }
