@@ -144,6 +144,12 @@ final class ParticipantLifecycle implements LifecycleService {
 
     @Override
     public void reportError(String why) {
+        // "before startLifecycle" is decided at the call, not when the worker gets to it: a
+        // startLifecycle() racing in between must not turn an early report into an error
+        if (!started.get()) {
+            LOG.warn("participant '{}': error report before startLifecycle() ignored: {}", core.participantName(), why);
+            return;
+        }
         core.defer(() -> reportErrorNow(why == null ? "" : why));
     }
 
