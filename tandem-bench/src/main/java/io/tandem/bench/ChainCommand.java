@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -31,33 +32,29 @@ final class ChainCommand implements Callable<Integer> {
     @Option(names = "--links", defaultValue = "50", description = "Links (default: ${DEFAULT-VALUE}).")
     int links;
 
-    @Option(names = "--steps", defaultValue = "1000", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
-    int steps;
 
-    @Option(names = "--solver", defaultValue = "SUB_ADMM",
-            description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).")
-    SolverKind solver;
 
     @Option(names = "--iterations", defaultValue = "60", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--threads", defaultValue = "1", description = "Solver threads (default: ${DEFAULT-VALUE}).")
-    int threads;
 
     @Option(names = "--runs", defaultValue = "3", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--json", description = "One JSON object per run: {\"scenario\":\"chain\",\"solver\":..,"
-            + "\"threads\":..,\"steps\":..,\"us_per_step\":..,\"cpu_us_per_step\":..,\"max_joint_error_m\":..}.")
-    boolean json;
+    @Mixin
+    SolverOptions options;
 
     @Override
     public Integer call() {
-        if (links < 1 || steps < 1 || runs < 1) {
+        if (links < 1 || options.steps < 1 || runs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "links, steps and runs must be >= 1");
         }
-        SolverSettings settings = new SolverSettings(solver, iterations, SolverSettings.DEFAULT_KAPPA, 0, threads);
+        SolverSettings settings = options.settings(iterations);
+        int steps = options.steps;
+        boolean json = options.json;
+        int threads = options.threads;
+        SolverKind solver = options.solver;
         PhysicsModel model = PhysicsScenes.chain(links, 1.0 / 240, settings);
         PrintWriter out = spec.commandLine().getOut();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -109,7 +106,7 @@ final class ChainCommand implements Callable<Integer> {
         PhysicsState s = model.newState();
         double[] scratch = new double[6];
         double worst = 0;
-        for (int k = 0; k < steps; k++) {
+        for (int k = 0; k < options.steps; k++) {
             engine.step(s);
             worst = Math.max(worst, PhysicsScenes.chainJointError(model, s, scratch));
         }

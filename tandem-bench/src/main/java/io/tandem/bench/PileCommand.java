@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -30,31 +31,28 @@ final class PileCommand implements Callable<Integer> {
     @Option(names = "--per-side", defaultValue = "10", description = "Spheres per grid side (default: ${DEFAULT-VALUE}, i.e. 1000).")
     int perSide;
 
-    @Option(names = "--steps", defaultValue = "1000", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
-    int steps;
 
-    @Option(names = "--solver", defaultValue = "SUB_ADMM", description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).")
-    SolverKind solver;
 
     @Option(names = "--iterations", defaultValue = "30", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--threads", defaultValue = "1", description = "Solver threads (default: ${DEFAULT-VALUE}).")
-    int threads;
 
     @Option(names = "--runs", defaultValue = "1", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--json", description = "One JSON object per run: {\"scenario\":\"pile\",\"solver\":..,\"threads\":..,"
-            + "\"steps\":..,\"cpu_ms_per_step\":..,\"wall_ms_per_step\":..,\"max_penetration_m\":..,\"mean_height_m\":..}.")
-    boolean json;
+    @Mixin
+    SolverOptions options;
 
     @Override
     public Integer call() {
-        if (perSide < 1 || steps < 1 || runs < 1) {
+        if (perSide < 1 || options.steps < 1 || runs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "per-side, steps and runs must be >= 1");
         }
-        SolverSettings settings = new SolverSettings(solver, iterations, SolverSettings.DEFAULT_KAPPA, 0, threads);
+        SolverSettings settings = options.settings(iterations);
+        int steps = options.steps;
+        boolean json = options.json;
+        int threads = options.threads;
+        SolverKind solver = options.solver;
         PhysicsModel model = PhysicsScenes.pile(perSide, 1.0 / 240, settings);
         PrintWriter out = spec.commandLine().getOut();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();

@@ -10,25 +10,17 @@ public final class RigidOps {
 
     /** out = R(q) v (rotates a body-frame vector to world). */
     public static void rotate(double[] q, int qi, double vx, double vy, double vz, double[] out, int oi) {
-        double w = q[qi];
-        double x = q[qi + 1];
-        double y = q[qi + 2];
-        double z = q[qi + 3];
-        // t = 2 q_vec x v ; v' = v + w t + q_vec x t
-        double tx = 2 * (y * vz - z * vy);
-        double ty = 2 * (z * vx - x * vz);
-        double tz = 2 * (x * vy - y * vx);
-        out[oi] = vx + w * tx + (y * tz - z * ty);
-        out[oi + 1] = vy + w * ty + (z * tx - x * tz);
-        out[oi + 2] = vz + w * tz + (x * ty - y * tx);
+        rotate(q[qi], q[qi + 1], q[qi + 2], q[qi + 3], vx, vy, vz, out, oi);
     }
 
-    /** out = R(q)^T v (world to body frame). */
+    /** out = R(q)^T v (world to body frame): the rotation by the conjugate quaternion. */
     public static void rotateInverse(double[] q, int qi, double vx, double vy, double vz, double[] out, int oi) {
-        double w = q[qi];
-        double x = -q[qi + 1];
-        double y = -q[qi + 2];
-        double z = -q[qi + 3];
+        rotate(q[qi], -q[qi + 1], -q[qi + 2], -q[qi + 3], vx, vy, vz, out, oi);
+    }
+
+    private static void rotate(double w, double x, double y, double z, double vx, double vy, double vz,
+                               double[] out, int oi) {
+        // t = 2 q_vec x v ; v' = v + w t + q_vec x t
         double tx = 2 * (y * vz - z * vy);
         double ty = 2 * (z * vx - x * vz);
         double tz = 2 * (x * vy - y * vx);

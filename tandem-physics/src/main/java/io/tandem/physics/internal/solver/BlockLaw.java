@@ -39,20 +39,26 @@ final class BlockLaw {
             case ConstraintProblem.BOXED -> out[r0] = Math.min(pr.hi[r0], Math.max(pr.lo[r0], -yHat[r0] / w));
             case ConstraintProblem.CONTACT -> {
                 double pn = Math.max(0, -yHat[r0] / w);
-                double pt1 = -yHat[r0 + 1] / w;
-                double pt2 = -yHat[r0 + 2] / w;
-                double norm = Math.sqrt(pt1 * pt1 + pt2 * pt2);
-                double limit = pr.mu[c] * pn;
-                if (norm > limit) {
-                    double s = norm > 0 ? limit / norm : 0;
-                    pt1 *= s;
-                    pt2 *= s;
-                }
-                out[r0] = pn;
-                out[r0 + 1] = pt1;
-                out[r0 + 2] = pt2;
+                coulomb(pr.mu[c], pn, -yHat[r0 + 1] / w, -yHat[r0 + 2] / w, out, r0);
             }
             default -> throw new IllegalStateException("unknown constraint kind " + pr.kind[c]);
         }
+    }
+
+    /**
+     * Writes (pn, pt) with pt = (pt1, pt2) scaled radially onto the disk of radius mu pn if it lies
+     * outside: the exact Coulomb law against an isotropic tangential metric.
+     */
+    static void coulomb(double mu, double pn, double pt1, double pt2, double[] out, int r0) {
+        double norm = Math.sqrt(pt1 * pt1 + pt2 * pt2);
+        double limit = mu * pn;
+        if (norm > limit) {
+            double s = norm > 0 ? limit / norm : 0;
+            pt1 *= s;
+            pt2 *= s;
+        }
+        out[r0] = pn;
+        out[r0 + 1] = pt1;
+        out[r0 + 2] = pt2;
     }
 }

@@ -190,18 +190,7 @@ final class Delassus {
                 double y1 = y[r0 + 1] + w[w0 + 3] * dpn;
                 double y2 = y[r0 + 2] + w[w0 + 6] * dpn;
                 double wBar = wFactor[w0];
-                double pt1 = pr.p[r0 + 1] - y1 / wBar;
-                double pt2 = pr.p[r0 + 2] - y2 / wBar;
-                double norm = Math.sqrt(pt1 * pt1 + pt2 * pt2);
-                double limit = pr.mu[c] * pn;
-                if (norm > limit) {
-                    double s = norm > 0 ? limit / norm : 0;
-                    pt1 *= s;
-                    pt2 *= s;
-                }
-                out[r0] = pn;
-                out[r0 + 1] = pt1;
-                out[r0 + 2] = pt2;
+                BlockLaw.coulomb(pr.mu[c], pn, pr.p[r0 + 1] - y1 / wBar, pr.p[r0 + 2] - y2 / wBar, out, r0);
             }
             default -> throw new IllegalStateException("unknown constraint kind " + pr.kind[c]);
         }
