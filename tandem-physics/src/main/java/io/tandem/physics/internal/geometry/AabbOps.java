@@ -30,13 +30,15 @@ public final class AabbOps {
      *
      * @param shape the shape. Not modified.
      * @param pos positions, (n x 3) m; reads {@code pos[3i..3i+2]}. Not modified.
-     * @param quat orientations, (n x 4) unit quaternions (w, x, y, z) local to world; reads {@code quat[4i..4i+3]}. Not modified.
+     * @param quat orientations, (n x 4) unit quaternions (w, x, y, z) local to world; reads
+     *     {@code quat[4i..4i+3]}. Not modified.
      * @param i the pose index, also the output index
      * @param margin distance added on every side, m
      * @param min lower corners, (n x 3) m. Modified.
      * @param max upper corners, (n x 3) m. Modified.
      */
-    public static void compute(Shape shape, double[] pos, double[] quat, int i, double margin, double[] min, double[] max) {
+    public static void compute(
+            Shape shape, double[] pos, double[] quat, int i, double margin, double[] min, double[] max) {
         compute(shape, pos, quat, i, margin, min, max, i);
     }
 
@@ -46,14 +48,16 @@ public final class AabbOps {
      *
      * @param shape the shape. Not modified.
      * @param pos positions, (n x 3) m; reads {@code pos[3i..3i+2]}. Not modified.
-     * @param quat orientations, (n x 4) unit quaternions (w, x, y, z) local to world; reads {@code quat[4i..4i+3]}. Not modified.
+     * @param quat orientations, (n x 4) unit quaternions (w, x, y, z) local to world; reads
+     *     {@code quat[4i..4i+3]}. Not modified.
      * @param i the pose index
      * @param margin distance added on every side, m
      * @param min lower corners, m. Modified at {@code 3o..3o+2}.
      * @param max upper corners, m. Modified at {@code 3o..3o+2}.
      * @param o the output index
      */
-    public static void compute(Shape shape, double[] pos, double[] quat, int i, double margin, double[] min, double[] max, int o) {
+    public static void compute(
+            Shape shape, double[] pos, double[] quat, int i, double margin, double[] min, double[] max, int o) {
         int q = 4 * i;
         double w = quat[q];
         double x = quat[q + 1];

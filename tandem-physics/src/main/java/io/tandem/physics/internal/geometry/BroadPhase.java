@@ -22,26 +22,30 @@ package io.tandem.physics.internal.geometry;
  * "dense" = cubic lattice at 0.22 m spacing with 1 cm jitter (the spheres1000 pile, scaled up),
  * "sparse" = uniform in a cube with 1 m mean spacing; every frame each sphere moves by a Gaussian
  * 2 mm step and the AABBs are recomputed (untimed). Mean microseconds per findPairs call after
- * warm-up (200 / 30 / 8 frames for 1k / 10k / 100k), three runs on this 2-vCPU VM (JDK 17.0.15,
- * load average ~0.8); the spread between runs is shown where it exceeded 10 %:
+ * warm-up (200 / 30 / 8 frames for 1k / 10k / 100k), range of three runs on this 2-vCPU VM
+ * (JDK 17.0.15) while another build was running (load average 2.3 - 3.1):
  *
  *   scene            pairs      sweep and prune        uniform grid      grid speed-up
- *   dense    1k       2 960       456 - 471              246 - 349          1.3 - 1.9 x
- *   sparse   1k          43       119                    150 - 152          0.8 x (SAP wins)
- *   dense   10k      32 319    17 000 - 17 500          2 690 - 2 850          6.0 - 6.5 x
- *   sparse  10k         415     4 020 - 4 150          1 740 - 1 760          2.3 - 2.4 x
- *   dense  100k     337 056   759 000 - 794 000       28 600 - 29 700         26 - 28 x
- *   sparse 100k       4 230   171 000 - 177 000       20 900 - 26 800        6.4 - 8.5 x
+ *   dense    1k       2 960       460 - 479              262 - 274          1.7 - 1.8 x
+ *   sparse   1k          43       122 - 276              181 - 302          about even
+ *   dense   10k      32 319    17 900 - 19 100          2 960 - 3 380        5.3 - 6.4 x
+ *   sparse  10k         415     4 030 - 4 240          1 960 - 2 170        1.9 - 2.2 x
+ *   dense  100k     337 056   753 000 - 792 000       31 600 - 32 000         24 - 25 x
+ *   sparse 100k       4 230   170 000 - 179 000       22 800 - 29 500        5.8 - 7.9 x
  *
- * Single-axis SAP touches every pair that overlaps on the sweep axis alone, which in a 3D scene
- * grows like n^(5/3) (a slab through a 47^3 pile holds thousands of spheres); the cell list stays
- * O(n + pairs). Temporal coherence makes SAP's sort nearly free, but the sweep dominates. Two
- * earlier grid variants measured on the dense 1k pile: every box in all the cells it touches with
- * an owner-cell de-duplication, 490 - 560 us; the same with cells twice as large, ~490 us; the cell
- * list with the short-circuit overlap test, ~270 us.
+ * In a quieter run (load 0.8) of an earlier single-level grid the sparse 1k scene took 119 us with
+ * SAP and 150 us with the grid, so SAP keeps a small edge on small sparse worlds. Single-axis SAP
+ * touches every pair that overlaps on the sweep axis alone, which in a 3D scene grows like
+ * n^(5/3) (a slab through a 47^3 pile holds thousands of spheres); the cell list stays
+ * O(n + pairs). Temporal coherence makes SAP's sort nearly free, but the sweep dominates.
+ * Rejected grid variants, dense 1k pile: every box entered in all the cells it touches with an
+ * owner-cell de-duplication, 490 - 560 us (cells twice as large: ~490 us); the cell list with
+ * hashed cells only, 1.5x (1k) to 2.5x (100k) slower on the dense piles than the directly indexed
+ * cells now used for a single compact level. Both algorithms use a branch-free overlap test: in
+ * SAP on the dense 1k pile it measured 433 us against 608 us for the short-circuit form.
  *
- * Default: UNIFORM_GRID, the faster choice in five of the six scenes and by far the faster one at
- * scale; SAP stays available (BroadPhase.Algorithm) for small sparse worlds.
+ * Default: UNIFORM_GRID: faster in five of the six scenes, by 1.7x on the 1k pile and by 5 - 25x at
+ * 10k - 100k, and about even on the sparse 1k scene; SAP stays available (BroadPhase.Algorithm).
  */
 
 /**

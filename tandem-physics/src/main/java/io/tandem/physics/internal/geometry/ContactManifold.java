@@ -90,11 +90,12 @@ public final class ContactManifold {
 
     @Override
     public String toString() {
-        StringBuilder b = new StringBuilder("ContactManifold[count=").append(count)
-                .append(" normal=(").append(normal[0]).append(", ").append(normal[1]).append(", ").append(normal[2]).append(')');
+        StringBuilder b = new StringBuilder("ContactManifold[count=").append(count).append(" normal=(")
+                .append(normal[0]).append(", ").append(normal[1]).append(", ").append(normal[2]).append(')');
         for (int k = 0; k < count; k++) {
-            b.append(" p").append(k).append("=(").append(point[3 * k]).append(", ").append(point[3 * k + 1]).append(", ")
-                    .append(point[3 * k + 2]).append(") d=").append(depth[k]).append(" f=").append(Integer.toHexString(feature[k]));
+            b.append(" p").append(k).append("=(").append(point[3 * k]).append(", ").append(point[3 * k + 1])
+                    .append(", ").append(point[3 * k + 2]).append(") d=").append(depth[k])
+                    .append(" f=").append(Integer.toHexString(feature[k]));
         }
         return b.append(']').toString();
     }

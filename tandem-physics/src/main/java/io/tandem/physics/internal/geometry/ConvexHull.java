@@ -67,7 +67,8 @@ final class ConvexHull {
             double scale = 0;
             for (int v = 0; v < vertexCount; v++) {
                 d = Math.max(d, nx * vertices[3 * v] + ny * vertices[3 * v + 1] + nz * vertices[3 * v + 2]);
-                scale = Math.max(scale, Math.abs(vertices[3 * v]) + Math.abs(vertices[3 * v + 1]) + Math.abs(vertices[3 * v + 2]));
+                scale = Math.max(scale,
+                        Math.abs(vertices[3 * v]) + Math.abs(vertices[3 * v + 1]) + Math.abs(vertices[3 * v + 2]));
             }
             faceOffsets[f] = d;
             // vertices on the face plane

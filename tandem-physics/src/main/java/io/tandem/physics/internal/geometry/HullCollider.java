@@ -52,7 +52,9 @@ package io.tandem.physics.internal.geometry;
  * [2] I. E. Sutherland, G. W. Hodgman, "Reentrant polygon clipping", CACM 17(1), 1974.
  * [3] S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: a hierarchical structure for rapid
  *     interference detection", SIGGRAPH 1996 (the 15-axis box test); box-box uses it in closed form
- *     for the queries (about 4x faster than the generic loops) and the generic clipping for contacts.
+ *     for the queries and the generic clipping for contacts. Measured per collide call against the
+ *     generic loops: separated 1.33 -> 0.20 us, edge contact 1.26 -> 0.35 us, 4-point face contact
+ *     1.67 -> 0.96 us (0.70 us for an aligned stack).
  * [4] see Gjk.
  */
 

@@ -85,7 +85,8 @@ public final class NarrowPhase {
      * @param out receives the manifold, normal from A to B. Modified (reset first).
      * @return the number of contact points, 0..4
      */
-    public int collide(Shape a, double[] pos, double[] quat, int ia, Shape b, int ib, double margin, ContactManifold out) {
+    public int collide(
+            Shape a, double[] pos, double[] quat, int ia, Shape b, int ib, double margin, ContactManifold out) {
         return collide(a, pos, quat, ia, b, pos, quat, ib, margin, out);
     }
 
@@ -168,8 +169,8 @@ public final class NarrowPhase {
         switch (a.type()) {
             case SPHERE -> {
                 switch (b.type()) {
-                    case SPHERE -> sphereSphere(p1[0], p1[1], p1[2], a.radius(), p2[0], p2[1], p2[2], b.radius(), margin,
-                            0, 0, 1, 0);
+                    case SPHERE -> sphereSphere(
+                            p1[0], p1[1], p1[2], a.radius(), p2[0], p2[1], p2[2], b.radius(), margin, 0, 0, 1, 0);
                     case BOX -> sphereBox(a, b, margin);
                     case CAPSULE -> sphereCapsule(a, b, margin);
                     case CYLINDER -> sphereCylinder(a, b, margin);
@@ -333,8 +334,8 @@ public final class NarrowPhase {
         double t = GeomOps.clamp((p1[0] - p2[0]) * ux + (p1[1] - p2[1]) * uy + (p1[2] - p2[2]) * uz, -h, h);
         int feature = t <= -h ? 0 : (t >= h ? 1 : 2);
         // coincident centre and segment point: fall back to the capsule's local x axis (normal to the segment)
-        sphereSphere(p1[0], p1[1], p1[2], a.radius(), p2[0] + ux * t, p2[1] + uy * t, p2[2] + uz * t, b.radius(), margin,
-                r2[0], r2[3], r2[6], feature);
+        sphereSphere(p1[0], p1[1], p1[2], a.radius(), p2[0] + ux * t, p2[1] + uy * t, p2[2] + uz * t, b.radius(),
+                margin, r2[0], r2[3], r2[6], feature);
     }
 
     private void sphereCylinder(Shape a, Shape b, double margin) {

@@ -26,7 +26,8 @@ class AllocationTest {
     void collide_everyPairInContact_allocatesNothingAfterWarmUp() {
         // one touching configuration per canonical pair, each also evaluated swapped
         Shape[] shapes = {
-            Shape.sphere(0.1), Shape.box(0.2, 0.15, 0.1), Shape.capsule(0.08, 0.2), Shape.cylinder(0.15, 0.1), Shape.plane()
+            Shape.sphere(0.1), Shape.box(0.2, 0.15, 0.1), Shape.capsule(0.08, 0.2), Shape.cylinder(0.15, 0.1),
+            Shape.plane()
         };
         int n = shapes.length;
         Poses p = new Poses(2 * n);
@@ -57,7 +58,8 @@ class AllocationTest {
             }
             long allocated = allocatedBytes() - before;
             if (round == 1) {
-                assertThat(allocated).as("bytes allocated by %d x %d collide calls", CALLS, n * n + 2).isLessThan(BOUND_BYTES);
+                assertThat(allocated).as("bytes allocated by %d x %d collide calls", CALLS, n * n + 2)
+                        .isLessThan(BOUND_BYTES);
             }
         }
         assertThat(contacts).isPositive();

@@ -177,9 +177,11 @@ class BoxContactsTest {
         int[] reference = null;
         for (int draw = 0; draw < 100; draw++) {
             // tilts up to 5e-4 rad and lateral offsets up to 2e-4 m, as in a settled stack
-            Poses p = new Poses(2).at(0, 0, 0, 0, rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 0, 5e-4 * rnd.nextDouble())
+            Poses p = new Poses(2)
+                    .at(0, 0, 0, 0, rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 0, 5e-4 * rnd.nextDouble())
                     .at(1, 2e-4 * (rnd.nextDouble() - 0.5), 2e-4 * (rnd.nextDouble() - 0.5), 0.995,
-                            rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 5e-4 * rnd.nextDouble());
+                            rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5,
+                            5e-4 * rnd.nextDouble());
             assertThat(collide(cube, cube, p, 0.01)).as("draw %d", draw).isEqualTo(4);
             assertThat(m.normal[2]).isGreaterThan(Math.cos(1e-3));
             for (int k = 0; k < 4; k++) {

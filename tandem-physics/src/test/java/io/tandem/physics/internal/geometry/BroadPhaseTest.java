@@ -46,11 +46,13 @@ class BroadPhaseTest {
             int kind = rnd.nextInt(4);
             s.shapes[i] = switch (kind) {
                 case 0 -> Shape.sphere(0.05 + 0.1 * rnd.nextDouble());
-                case 1 -> Shape.box(0.05 + 0.1 * rnd.nextDouble(), 0.05 + 0.1 * rnd.nextDouble(), 0.05 + 0.1 * rnd.nextDouble());
+                case 1 -> Shape.box(
+                        0.05 + 0.1 * rnd.nextDouble(), 0.05 + 0.1 * rnd.nextDouble(), 0.05 + 0.1 * rnd.nextDouble());
                 case 2 -> Shape.capsule(0.05, 0.1 + 0.1 * rnd.nextDouble());
                 default -> Shape.cylinder(0.1, 0.05);
             };
-            s.poses.at(i, side * rnd.nextDouble(), side * rnd.nextDouble(), side * rnd.nextDouble()).randomOrientation(i, rnd);
+            s.poses.at(i, side * rnd.nextDouble(), side * rnd.nextDouble(), side * rnd.nextDouble())
+                    .randomOrientation(i, rnd);
             s.group[i] = rnd.nextInt(5) == 0 ? 0 : 1 + rnd.nextInt(3);
         }
         // floor at z = 0.3 side, a tilted plane, and a big static slab
@@ -120,7 +122,8 @@ class BroadPhaseTest {
                     if (rnd.nextInt(50) == 0) {
                         s.poses.at(i, side * rnd.nextDouble(), side * rnd.nextDouble(), side * rnd.nextDouble());
                     } else {
-                        s.poses.translate(i, 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian());
+                        s.poses.translate(
+                                i, 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian());
                     }
                 }
                 s.updateAabbs(0.01);
@@ -165,6 +168,78 @@ class BroadPhaseTest {
 
     @ParameterizedTest
     @EnumSource(BroadPhase.Algorithm.class)
+    void findPairs_sphereBoxPileInContainer_matchBruteForce(BroadPhase.Algorithm algorithm) {
+        // the spheres1000 scene: equal spheres on a jittered lattice in a static box container
+        Random rnd = new Random(SEED + 4);
+        int n = 1005;
+        Scene s = new Scene(n);
+        for (int i = 0; i < 1000; i++) {
+            s.shapes[i] = Shape.sphere(0.1);
+            s.poses.at(i, -1 + (i % 10) * 0.22 + 0.01 * rnd.nextGaussian(),
+                    -1 + ((i / 10) % 10) * 0.22 + 0.01 * rnd.nextGaussian(),
+                    0.1 + (i / 100) * 0.22 + 0.01 * rnd.nextGaussian());
+            s.group[i] = 1;
+        }
+        s.shapes[1000] = Shape.box(1.3, 1.3, 0.05);
+        s.poses.at(1000, 0, 0, -0.05);
+        for (int w = 0; w < 4; w++) {
+            s.shapes[1001 + w] = Shape.box(w < 2 ? 0.05 : 1.3, w < 2 ? 1.3 : 0.05, 1.5);
+            double sign = (w & 1) == 0 ? 1 : -1;
+            s.poses.at(1001 + w, w < 2 ? sign * 1.25 : 0, w < 2 ? 0 : sign * 1.25, 1.5);
+        }
+        BroadPhase bp = new BroadPhase(algorithm);
+        PairBuffer out = new PairBuffer();
+        for (int frame = 0; frame < 6; frame++) {
+            s.updateAabbs(0.01);
+            bp.findPairs(n, s.min, s.max, s.group, out);
+            assertThat(asList(out)).as("frame %d", frame).isEqualTo(bruteForce(n, s.min, s.max, s.group));
+            for (int i = 0; i < 1000; i++) {
+                s.poses.translate(i, 0.01 * rnd.nextGaussian(), 0.01 * rnd.nextGaussian(), -0.02 * rnd.nextDouble());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(BroadPhase.Algorithm.class)
+    void findPairs_sizesSpanningManyGridLevels_matchBruteForce(BroadPhase.Algorithm algorithm) {
+        Random rnd = new Random(SEED + 3);
+        int n = 3000;
+        Scene s = new Scene(n);
+        for (int i = 0; i < n; i++) {
+            // 80 % grains of 1-2 cm, 15 % rocks of 0.2-0.4 m, 40 boulders of 2-3 m, a few 50 m slabs
+            double size;
+            if (i < 5) {
+                size = 50;
+            } else if (i < 45) {
+                size = 2 + rnd.nextDouble();
+            } else if (i < 500) {
+                size = 0.2 + 0.2 * rnd.nextDouble();
+            } else {
+                size = 0.01 + 0.01 * rnd.nextDouble();
+            }
+            s.shapes[i] = rnd.nextBoolean() ? Shape.sphere(size / 2) : Shape.box(size / 2, size / 3, size / 4);
+            s.poses.at(i, 12 * rnd.nextDouble(), 12 * rnd.nextDouble(), 12 * rnd.nextDouble())
+                    .randomOrientation(i, rnd);
+            s.group[i] = i < 5 ? 0 : rnd.nextInt(10) == 0 ? 0 : 1;
+        }
+        // far outliers stretch the scene
+        s.poses.at(7, 1e6, -1e6, 3);
+        s.poses.at(600, -5e5, 2e5, 1e6);
+        s.updateAabbs(0.005);
+        BroadPhase bp = new BroadPhase(algorithm);
+        PairBuffer out = new PairBuffer();
+        for (int frame = 0; frame < 3; frame++) {
+            bp.findPairs(n, s.min, s.max, s.group, out);
+            assertThat(asList(out)).as("frame %d", frame).isEqualTo(bruteForce(n, s.min, s.max, s.group));
+            for (int i = 50; i < n; i++) {
+                s.poses.translate(i, 0.05 * rnd.nextGaussian(), 0.05 * rnd.nextGaussian(), 0.05 * rnd.nextGaussian());
+            }
+            s.updateAabbs(0.005);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(BroadPhase.Algorithm.class)
     void findPairs_floorPlane_pairedWithDynamicCollidersThatReachIt(BroadPhase.Algorithm algorithm) {
         Scene s = new Scene(5);
         s.shapes[0] = Shape.plane();
@@ -199,7 +274,8 @@ class BroadPhaseTest {
 
     @Test
     void findPairs_shortArrays_throw() {
-        assertThatThrownBy(() -> new BroadPhase().findPairs(3, new double[6], new double[9], new int[3], new PairBuffer()))
+        BroadPhase bp = new BroadPhase();
+        assertThatThrownBy(() -> bp.findPairs(3, new double[6], new double[9], new int[3], new PairBuffer()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -87,6 +87,7 @@ class MassPropertiesTest {
     void of_nonPositiveDensity_throws() {
         assertThatThrownBy(() -> MassProperties.of(Shape.sphere(1), 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("density");
-        assertThatThrownBy(() -> MassProperties.of(Shape.sphere(1), Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MassProperties.of(Shape.sphere(1), Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -33,7 +33,7 @@ class NarrowPhasePropertyTest {
         return 0.05 + 0.45 * rnd.nextDouble();
     }
 
-    /** Tolerance of a shape's surface as the narrow phase sees it: prism error for cylinders, clip slop for polytopes. */
+    /** Tolerance of a shape's surface as the narrow phase sees it: prism error, clip slop for polytopes. */
     private static double surfaceTolerance(Shape s, Shape other) {
         double tol = 1e-7;
         boolean polytopePair = s.hull != null && other.hull != null;
@@ -111,7 +111,8 @@ class NarrowPhasePropertyTest {
                     double tolB = surfaceTolerance(b, a);
                     if (n > 0) {
                         contacts++;
-                        double nl = Math.sqrt(m.normal[0] * m.normal[0] + m.normal[1] * m.normal[1] + m.normal[2] * m.normal[2]);
+                        double nl = Math.sqrt(
+                                m.normal[0] * m.normal[0] + m.normal[1] * m.normal[1] + m.normal[2] * m.normal[2]);
                         assertThat(nl).as(what).isCloseTo(1, within(1e-9));
                         for (int k = 0; k < n; k++) {
                             double d = m.depth[k];
@@ -119,8 +120,9 @@ class NarrowPhasePropertyTest {
                             if (!pointsExpectedOnSurfaces(a, b, d)) {
                                 continue;
                             }
-                            double approx = (m.feature[k] & 0x100) != 0 && ta == ShapeType.CAPSULE && tb == ShapeType.CAPSULE
-                                    ? 5e-3 : 0;
+                            boolean twoPointCapsules = (m.feature[k] & 0x100) != 0
+                                    && ta == ShapeType.CAPSULE && tb == ShapeType.CAPSULE;
+                            double approx = twoPointCapsules ? 5e-3 : 0;
                             double h = 0.5 * d;
                             // A's surface point at p + n d/2, B's at p - n d/2
                             double sa = SignedDistance.of(a, p.pos, p.quat, 0, m.point[3 * k] + m.normal[0] * h,
@@ -143,7 +145,8 @@ class NarrowPhasePropertyTest {
                             for (int c = 0; c < 3; c++) {
                                 assertThat(swapped.normal[c]).as(what).isEqualTo(-m.normal[c]);
                             }
-                            assertThat(java.util.Arrays.copyOf(swapped.depth, n)).as(what).containsExactly(java.util.Arrays.copyOf(m.depth, n));
+                            assertThat(java.util.Arrays.copyOf(swapped.depth, n)).as(what)
+                                    .containsExactly(java.util.Arrays.copyOf(m.depth, n));
                         }
                     }
                     // overlap found whenever sampled points of A lie inside B

@@ -31,7 +31,8 @@ class ShapeTest {
         assertThat(Shape.sphere(0.1).boundingRadius()).isEqualTo(0.1);
         assertThat(Shape.box(1, 2, 2).boundingRadius()).isEqualTo(3.0);
         assertThat(Shape.capsule(0.1, 0.5).boundingRadius()).isEqualTo(0.6);
-        assertThat(Shape.cylinder(0.3, 0.4).boundingRadius()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-15));
+        assertThat(Shape.cylinder(0.3, 0.4).boundingRadius())
+                .isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-15));
         assertThat(Shape.plane().boundingRadius()).isInfinite();
         assertThat(ShapeType.PLANE.isBounded()).isFalse();
         assertThat(ShapeType.BOX.isBounded()).isTrue();
