@@ -601,8 +601,11 @@ public abstract class LifecycleContract extends ContractBase {
                 LifecycleService lc = p.createLifecycleService(
                         kind == Kind.AUTONOMOUS_SYNC ? OperationMode.AUTONOMOUS : OperationMode.COORDINATED);
                 TimeSyncService ts = lc.createTimeSyncService();
+                // the first step, not "now == 0": an autonomous participant may hop on later in time
+                boolean[] sent = {false};
                 ts.setSimulationStepHandler((now, d) -> {
-                    if (now == 0) {
+                    if (!sent[0]) {
+                        sent[0] = true;
                         pub.publish(hello);
                     }
                 }, 1_000_000);
