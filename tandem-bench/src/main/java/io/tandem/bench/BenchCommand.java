@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = "Measures Tandem's performance.",
-        subcommands = {TimeSyncCommand.class, PileCommand.class, ChainCommand.class, JmhCommand.class},
+        subcommands = {TimeSyncCommand.class, PileCommand.class, ChainCommand.class, SolversCommand.class,
+            ScalingCommand.class, JmhCommand.class},
         commandListHeading = "%nBenchmarks:%n")
 final class BenchCommand implements Callable<Integer> {
 

@@ -141,4 +141,62 @@ final class PhysicsScenes {
         }
         return sum / (m.bodyCount() - PILE_STATIC);
     }
+
+    /** stir: layers of spheres before the rod starts */
+    static final int STIR_LAYERS = 10;
+
+    /**
+     * stir (our re-authored scene, shared/specs/physics.md 1.6): n spheres r 0.1 m, 1 kg,
+     * friction 0.5, on a square grid of 10 layers with 0.22 m spacing (+-1 cm jitter, seed 7) in a
+     * box of planes just wide enough, stirred by a kinematic vertical rod (capsule r 0.05 m)
+     * circling at half the box's half width at 1 m/s. Bodies: 5 planes, the rod, then the spheres.
+     */
+    static PhysicsModel stir(int n, double timeStep, SolverSettings solver) {
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(timeStep).solver(solver);
+        int side = (int) Math.ceil(Math.sqrt(n / (double) STIR_LAYERS));
+        double half = Math.max(1.2, side * 0.22 / 2 + 0.2);
+        double s2 = Math.sqrt(0.5);
+        b.body("floor").makeStatic().plane().friction(0.5).add();
+        b.body("wall-x").makeStatic().plane().friction(0.5).position(-half, 0, 0).orientation(s2, 0, s2, 0).add();
+        b.body("wall+x").makeStatic().plane().friction(0.5).position(half, 0, 0).orientation(s2, 0, -s2, 0).add();
+        b.body("wall-y").makeStatic().plane().friction(0.5).position(0, -half, 0).orientation(s2, -s2, 0, 0).add();
+        b.body("wall+y").makeStatic().plane().friction(0.5).position(0, half, 0).orientation(s2, s2, 0, 0).add();
+        double radius = 0.5 * half;
+        double omega = 1.0 / radius;
+        double rodHalf = STIR_LAYERS * 0.22 / 2 + 0.3;
+        b.body("rod").kinematic((t, out) -> {
+            double c = Math.cos(omega * t);
+            double sn = Math.sin(omega * t);
+            out[0] = radius * c;
+            out[1] = radius * sn;
+            out[2] = rodHalf + 0.05;
+            out[3] = 1;
+            out[4] = 0;
+            out[5] = 0;
+            out[6] = 0;
+            out[7] = -radius * omega * sn;
+            out[8] = radius * omega * c;
+            out[9] = 0;
+            out[10] = 0;
+            out[11] = 0;
+            out[12] = 0;
+        }).capsule(0.05, rodHalf).friction(0.5).add();
+        java.util.Random rnd = new java.util.Random(7);
+        double inertia = 0.4 * PILE_RADIUS * PILE_RADIUS;
+        int made = 0;
+        double off = (side - 1) / 2.0;
+        for (int k = 0; made < n; k++) {
+            for (int j = 0; j < side && made < n; j++) {
+                for (int i = 0; i < side && made < n; i++) {
+                    double x = (i - off) * 0.22 + (rnd.nextDouble() * 2 - 1) * 0.01;
+                    double y = (j - off) * 0.22 + (rnd.nextDouble() * 2 - 1) * 0.01;
+                    double z = 0.12 + k * 0.22;
+                    b.body("s" + made).sphere(PILE_RADIUS).friction(0.5).mass(1, inertia, inertia, inertia)
+                            .position(x, y, z).add();
+                    made++;
+                }
+            }
+        }
+        return b.build();
+    }
 }

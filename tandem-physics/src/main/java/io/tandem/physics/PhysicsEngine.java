@@ -53,13 +53,25 @@ public final class PhysicsEngine implements AutoCloseable {
     /** per body: start velocity (dynamic) or midpoint velocity (kinematic), 6 each */
     private final double[] vel;
     private final double[] iw = new double[9];
+    private final java.util.function.LongSupplier stageClockNs;
+    private long lastSolveNs;
     private final double[] sample = new double[13];
 
     /**
      * @param model the world to step
      */
     public PhysicsEngine(PhysicsModel model) {
+        this(model, null);
+    }
+
+    /**
+     * @param model        the world to step
+     * @param stageClockNs a monotonic nanosecond clock for the stage timers ({@link #lastSolveNanos()}),
+     *                     or null for none; the engine never reads wall time by itself
+     */
+    public PhysicsEngine(PhysicsModel model, java.util.function.LongSupplier stageClockNs) {
         this.m = model;
+        this.stageClockNs = stageClockNs;
         SolverSettings st = model.solver;
         this.loop = st.threads() > 1 ? ParallelLoop.withThreads(st.threads()) : ParallelLoop.serial();
         this.solver = switch (st.kind()) {
@@ -103,6 +115,67 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         this.vel = new double[6 * model.bodies];
+    }
+
+    /** @return ns the constraint solver took in the last step (0 without a stage clock) */
+    public long lastSolveNanos() {
+        return lastSolveNs;
+    }
+
+    /**
+     * The last step's average constraint error (the paper's "AA"): per constraint block, |J v + e|
+     * for hard rows, the Fischer-Burmeister residual of the normal for contacts plus the distance of
+     * the friction impulse from its Coulomb projection, |y + gamma p| for soft rows; averaged over
+     * blocks. Computed on demand; allocates nothing.
+     *
+     * @return the average error (m/s for velocity rows, N s for impulse residuals), 0 without constraints
+     */
+    public double lastConstraintError() {
+        if (pr.constraints == 0) {
+            return 0;
+        }
+        double sum = 0;
+        for (int c = 0; c < pr.constraints; c++) {
+            int r0 = pr.rowStart[c];
+            switch (pr.kind[c]) {
+                case ConstraintProblem.CONTACT -> {
+                    double pn = pr.p[r0];
+                    double yn = pr.rowVelocity(r0);
+                    double fb = pn + yn - Math.sqrt(pn * pn + yn * yn);
+                    // friction: p_t against its projection onto the disk of p_t - y_t
+                    double qt1 = pr.p[r0 + 1] - pr.rowVelocity(r0 + 1);
+                    double qt2 = pr.p[r0 + 2] - pr.rowVelocity(r0 + 2);
+                    double norm = Math.sqrt(qt1 * qt1 + qt2 * qt2);
+                    double lim = pr.mu[c] * Math.max(pn, 0);
+                    if (norm > lim) {
+                        qt1 *= lim / norm;
+                        qt2 *= lim / norm;
+                    }
+                    double ft = Math.hypot(pr.p[r0 + 1] - qt1, pr.p[r0 + 2] - qt2);
+                    sum += Math.abs(fb) + ft;
+                }
+                case ConstraintProblem.LIMIT -> {
+                    double p = pr.p[r0];
+                    double y = pr.rowVelocity(r0);
+                    sum += Math.abs(p + y - Math.sqrt(p * p + y * y));
+                }
+                case ConstraintProblem.BOXED -> {
+                    double y = pr.rowVelocity(r0);
+                    double p = pr.p[r0];
+                    boolean free = p > pr.lo[r0] && p < pr.hi[r0];
+                    sum += free ? Math.abs(y) : 0;
+                }
+                default -> {
+                    double e = 0;
+                    for (int r = r0; r < r0 + pr.rows[c]; r++) {
+                        double y = pr.rowVelocity(r) + pr.gamma[r] * pr.p[r];
+                        e += y * y;
+                    }
+                    sum += Math.sqrt(e);
+                }
+            }
+        }
+        return sum / pr.constraints;
     }
 
     /** @return contact points found by the last step */
@@ -186,7 +259,9 @@ public final class PhysicsEngine implements AutoCloseable {
         joints.assemble(s, pr, dyn, vel, h);
         contacts.assemble(s, pr, dyn, vel, h);
         // 4. solve
+        long t0 = stageClockNs == null ? 0 : stageClockNs.getAsLong();
         solver.solve(pr);
+        lastSolveNs = stageClockNs == null ? 0 : stageClockNs.getAsLong() - t0;
         // 5. no NaN may reach the state
         for (int q = 0; q < n; q++) {
             int c = pr.coord(q);

@@ -1,0 +1,67 @@
+package io.tandem.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.cli.TandemCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The physics benches run end to end on tiny scenes and print the JSON fields the issue names. */
+@Timeout(120)
+class PhysicsBenchCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return TandemCli.execute(new PrintWriter(out), new PrintWriter(err), args);
+    }
+
+    private String[] lines() {
+        return out.toString().trim().split("\\R");
+    }
+
+    @Test
+    void pile_json_oneObjectPerRunWithIssueFields() {
+        assertThat(run("bench", "pile", "--per-side", "2", "--steps", "5", "--runs", "2", "--json")).isZero();
+        assertThat(lines()).hasSize(2).allSatisfy(l -> assertThat(l)
+                .matches(Pattern.compile("\\{\"scenario\":\"pile\",\"solver\":\"sub_admm\",.*\"threads\":1,.*\"steps\":5,"
+                        + "\"cpu_ms_per_step\":[0-9.]+,\"wall_ms_per_step\":[0-9.]+,\"max_penetration_m\":[-0-9.e]+,"
+                        + "\"mean_height_m\":[0-9.]+,.*}")));
+    }
+
+    @Test
+    void chain_json_reportsTimeAndJointError() {
+        assertThat(run("bench", "chain", "--links", "3", "--steps", "5", "--runs", "1", "--solver", "PGS", "--json")).isZero();
+        assertThat(lines()).hasSize(1);
+        assertThat(lines()[0]).contains("\"scenario\":\"chain\"").contains("\"solver\":\"pgs\"")
+                .containsPattern("\"us_per_step\":[0-9.]+").containsPattern("\"max_joint_error_m\":[-0-9.e]+");
+    }
+
+    @Test
+    void solvers_json_oneObjectPerSolverAndBudget_andMarkdownTable() {
+        assertThat(run("bench", "solvers", "--spheres", "20", "--steps", "3", "--iterations", "5,10",
+                "--solvers", "PGS,SUB_ADMM", "--json")).isZero();
+        assertThat(lines()).hasSize(4).allSatisfy(l -> assertThat(l).contains("\"scenario\":\"stir\"")
+                .containsPattern("\"at_ms\":[0-9.]+").containsPattern("\"aa\":[-0-9.e]+"));
+        out.getBuffer().setLength(0);
+        assertThat(run("bench", "solvers", "--spheres", "20", "--steps", "2", "--iterations", "5", "--solvers", "PGS")).isZero();
+        assertThat(out.toString()).contains("| Solver | PGS |").contains("stir: AT (ms)").contains("stir: AA");
+    }
+
+    @Test
+    void scaling_json_sizesAndLinearFit() {
+        assertThat(run("bench", "scaling", "--sizes", "20,40,80", "--steps", "3", "--iterations", "5", "--json")).isZero();
+        String[] l = lines();
+        assertThat(l).hasSize(4);
+        assertThat(l[3]).contains("\"fit\":\"linear\"").containsPattern("\"r2\":[0-9.]+");
+    }
+
+    @Test
+    void solvers_unknownScenario_exits2NamingIt() {
+        assertThat(run("bench", "solvers", "--scenario", "beam")).isEqualTo(2);
+        assertThat(err.toString()).contains("beam");
+    }
+}
