@@ -26,7 +26,6 @@ final class Delassus {
     double[] wFactor = new double[0];
     private double[] unit = new double[0];
     private double[] aInv = new double[0];
-    private final double[] col = new double[SMALL];
     /** subsystems up to this dimension use an explicit inverse */
     static final int SMALL = 12;
 
@@ -57,7 +56,7 @@ final class Delassus {
         aInv = ConstraintProblem.grow(aInv, pr.a.length);
         for (int s = 0; s < pr.subsystems; s++) {
             if (pr.dim[s] <= SMALL) {
-                DenseOps.inverse(aFactor, pr.aStart[s], pr.dim[s], aInv, pr.aStart[s], col);
+                DenseOps.inverse(aFactor, pr.aStart[s], pr.dim[s], aInv, pr.aStart[s], unit, pr.vStart[s]);
             }
         }
         for (int c = 0; c < pr.constraints; c++) {

@@ -69,15 +69,18 @@ final class DenseOps {
         }
     }
 
-    /** Dense inverse of a factored n x n matrix into {@code inv[io..io + n n)}, via n solves; {@code col} is n scratch. */
-    static void inverse(double[] l, int off, int n, double[] inv, int io, double[] col) {
+    /**
+     * Dense inverse of a factored n x n matrix into {@code inv[io..io + n n)}, via n solves;
+     * {@code col[co..co + n)} is scratch (give each thread its own range).
+     */
+    static void inverse(double[] l, int off, int n, double[] inv, int io, double[] col, int co) {
         for (int j = 0; j < n; j++) {
             for (int i = 0; i < n; i++) {
-                col[i] = i == j ? 1 : 0;
+                col[co + i] = i == j ? 1 : 0;
             }
-            choleskySolve(l, off, n, col, 0);
+            choleskySolve(l, off, n, col, co);
             for (int i = 0; i < n; i++) {
-                inv[io + i * n + j] = col[i];
+                inv[io + i * n + j] = col[co + i];
             }
         }
     }

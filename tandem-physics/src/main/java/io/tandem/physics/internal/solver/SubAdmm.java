@@ -56,7 +56,6 @@ public final class SubAdmm implements ConstraintSolver {
     private double[] h = new double[0];
     private double[] hInv = new double[0];
     private double[] rhs = new double[0];
-    private final double[] col = new double[EXPLICIT_INVERSE_MAX_DIM];
     /** subsystems up to this dimension get an explicit inverse of H */
     static final int EXPLICIT_INVERSE_MAX_DIM = 12;
     /** split variables z per (row, pair k) at [2 row + k] */
@@ -74,6 +73,8 @@ public final class SubAdmm implements ConstraintSolver {
     // loop bodies as fields: a bound method reference would allocate on every call
     private final ParallelLoop.RangeBody vStepBody = this::vStep;
     private final ParallelLoop.RangeBody zStepBody = this::zStep;
+    private final ParallelLoop.RangeBody factorRange = this::factorRange;
+    private final ParallelLoop.RangeBody seedRange = this::seedZ;
 
     /**
      * @param iterations iteration budget, at least 1
@@ -161,43 +162,7 @@ public final class SubAdmm implements ConstraintSolver {
         hInv = ConstraintProblem.grow(hInv, pr.a.length);
         beta = ConstraintProblem.grow(beta, 2 * pr.constraints);
         unit = ConstraintProblem.grow(unit, pr.b.length);
-        for (int s = 0; s < ns; s++) {
-            int n = pr.dim[s];
-            int a0 = pr.aStart[s];
-            int v0 = pr.vStart[s];
-            System.arraycopy(pr.a, a0, h, a0, n * n);
-            if (!DenseOps.cholesky(h, a0, n)) {
-                throw new IllegalStateException("subsystem " + s + ": its mass matrix is not positive definite"
-                        + " (a body with zero or negative mass or inertia?)");
-            }
-            for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
-                int c = adj[q] >> 1;
-                int mask = pairs.sides[adj[q]];
-                double trace = 0;
-                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    Arrays.fill(unit, v0, v0 + n, 0);
-                    pairs.addRowTransposed(pr, c, mask, r, 1.0, unit);
-                    // unit holds J_r^T; trace += J_r A^-1 J_r^T = |L^-1 J_r^T|^2
-                    DenseOps.forwardSolve(h, a0, n, unit, v0);
-                    for (int d = 0; d < n; d++) {
-                        trace += unit[v0 + d] * unit[v0 + d];
-                    }
-                }
-                beta[adj[q]] = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
-            }
-            System.arraycopy(pr.a, a0, h, a0, n * n);
-            for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
-                addJtJ(pr, adj[q] >> 1, pairs.sides[adj[q]], s, beta[adj[q]]);
-            }
-            if (!DenseOps.cholesky(h, a0, n)) {
-                throw new IllegalStateException("subsystem " + s + ": A + beta J^T J is not positive definite");
-            }
-            if (n <= EXPLICIT_INVERSE_MAX_DIM) {
-                // small subsystems (a rigid body: 6): a dense inverse makes each v-step one matvec
-                // (pile of 1000 spheres: v-step time roughly halved against two triangular solves)
-                DenseOps.inverse(h, a0, n, hInv, a0, col);
-            }
-        }
+        loop.run(ns, factorRange);
         // split variables start at J v^k
         z = ConstraintProblem.grow(z, 2 * pr.totalRows);
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
@@ -205,7 +170,13 @@ public final class SubAdmm implements ConstraintSolver {
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
         residuals = ConstraintProblem.grow(residuals, 2 * loop.chunks(pr.constraints));
         rhs = ConstraintProblem.grow(rhs, pr.b.length);
-        for (int c = 0; c < pr.constraints; c++) {
+        loop.run(pr.constraints, seedRange);
+    }
+
+    /** z_ck = J_ck v^k for constraints [lo, hi). */
+    private void seedZ(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        for (int c = lo; c < hi; c++) {
             for (int k = 0; k < pairs.count[c]; k++) {
                 int mask = pairs.sides[2 * c + k];
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
@@ -245,6 +216,48 @@ public final class SubAdmm implements ConstraintSolver {
                     }
                 }
             }
+        }
+    }
+
+    /** Penalties, H_s, its factor and (small s) its inverse, for subsystems [lo, hi): each touches only its own data. */
+    private void factorRange(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        for (int s = lo; s < hi; s++) {
+                int n = pr.dim[s];
+                int a0 = pr.aStart[s];
+                int v0 = pr.vStart[s];
+                System.arraycopy(pr.a, a0, h, a0, n * n);
+                if (!DenseOps.cholesky(h, a0, n)) {
+                    throw new IllegalStateException("subsystem " + s + ": its mass matrix is not positive definite"
+                            + " (a body with zero or negative mass or inertia?)");
+                }
+                for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
+                    int c = adj[q] >> 1;
+                    int mask = pairs.sides[adj[q]];
+                    double trace = 0;
+                    for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                        Arrays.fill(unit, v0, v0 + n, 0);
+                        pairs.addRowTransposed(pr, c, mask, r, 1.0, unit);
+                        // unit holds J_r^T; trace += J_r A^-1 J_r^T = |L^-1 J_r^T|^2
+                        DenseOps.forwardSolve(h, a0, n, unit, v0);
+                        for (int d = 0; d < n; d++) {
+                            trace += unit[v0 + d] * unit[v0 + d];
+                        }
+                    }
+                    beta[adj[q]] = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
+                }
+                System.arraycopy(pr.a, a0, h, a0, n * n);
+                for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
+                    addJtJ(pr, adj[q] >> 1, pairs.sides[adj[q]], s, beta[adj[q]]);
+                }
+                if (!DenseOps.cholesky(h, a0, n)) {
+                    throw new IllegalStateException("subsystem " + s + ": A + beta J^T J is not positive definite");
+                }
+                if (n <= EXPLICIT_INVERSE_MAX_DIM) {
+                    // small subsystems (a rigid body: 6): a dense inverse makes each v-step one matvec
+                    // (pile of 1000 spheres: v-step time roughly halved against two triangular solves)
+                    DenseOps.inverse(h, a0, n, hInv, a0, unit, v0);
+                }
         }
     }
 
