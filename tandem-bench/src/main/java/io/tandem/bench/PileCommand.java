@@ -57,8 +57,10 @@ final class PileCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double[] cpuMs = new double[runs];
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "pile", (long) (runs + 1) * steps, !json);
         try (PhysicsEngine engine = new PhysicsEngine(model)) {
             for (int r = -1; r < runs; r++) {
+                bar.update((long) (r + 1) * steps);
                 PhysicsState s = model.newState();
                 long cpu0 = mx.getCurrentThreadCpuTime();
                 long wall0 = System.nanoTime();
@@ -67,6 +69,7 @@ final class PileCommand implements Callable<Integer> {
                 }
                 long wall = System.nanoTime() - wall0;
                 long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+                bar.update((long) (r + 2) * steps);
                 if (r < 0) {
                     continue;
                 }
@@ -80,6 +83,7 @@ final class PileCommand implements Callable<Integer> {
                             solver.name().toLowerCase(Locale.ROOT), iterations, threads, model.bodyCount() - PhysicsScenes.PILE_STATIC,
                             steps, cpuMs[r], wall / 1e6 / steps, pen, height, r + 1);
                 } else {
+                    bar.done();
                     out.printf(Locale.ROOT, "run %d: %.2f ms CPU/step (%.2f wall), max penetration %.2f mm, mean height %.3f m,"
                             + " %d contacts at the end%n", r + 1, cpuMs[r], wall / 1e6 / steps, pen * 1e3, height, engine.contactCount());
                 }

@@ -56,7 +56,9 @@ final class ScalingCommand implements Callable<Integer> {
                 e.step(ws);
             }
         }
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "scaling", sizes.size(), !options.json);
         for (int i = 0; i < sizes.size(); i++) {
+            bar.update(i);
             PhysicsModel m = PhysicsScenes.stir(sizes.get(i), 1.0 / 240, options.settings(iterations));
             PhysicsState s = m.newState();
             try (PhysicsEngine e = new PhysicsEngine(m)) {
@@ -78,6 +80,7 @@ final class ScalingCommand implements Callable<Integer> {
                             options.solver.name().toLowerCase(Locale.ROOT), iterations, options.threads, sizes.get(i), steps,
                             t[i], cpuMs, wallMs);
                 } else {
+                    bar.done();
                     out.printf(Locale.ROOT, "N = %6d: %.2f ms/step (%s), %d contacts%n", sizes.get(i), t[i],
                             options.threads > 1 ? "wall" : "CPU", e.contactCount());
                 }

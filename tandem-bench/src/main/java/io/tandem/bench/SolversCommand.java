@@ -60,6 +60,8 @@ final class SolversCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         double[][] at = new double[solvers.size()][iterations.size()];
         double[][] aa = new double[solvers.size()][iterations.size()];
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "solvers", (long) solvers.size() * iterations.size() * steps, !json);
+        long doneSteps = 0;
         for (int si = 0; si < solvers.size(); si++) {
             for (int ii = 0; ii < iterations.size(); ii++) {
                 SolverSettings st = new SolverSettings(solvers.get(si), iterations.get(ii), SolverSettings.DEFAULT_KAPPA, 0, 1);
@@ -73,6 +75,7 @@ final class SolversCommand implements Callable<Integer> {
                         e.step(s);
                         solveNs += e.lastSolveNanos();
                         err += e.lastConstraintError();
+                        bar.update(++doneSteps);
                     }
                 }
                 at[si][ii] = solveNs / 1e6 / steps;
@@ -85,6 +88,7 @@ final class SolversCommand implements Callable<Integer> {
                 }
             }
         }
+        bar.done();
         StringBuilder md = new StringBuilder();
         StringBuilder csvText = new StringBuilder("scenario,solver,iterations,at_ms,aa\n");
         md.append("| Solver |");
