@@ -25,8 +25,10 @@ public interface TimeSyncService {
     void setSimulationStepHandlerAsync(SimulationStepHandler handler, long stepSizeNs);
 
     /**
-     * Completes the open asynchronous step. Safe from any thread; extra calls are harmless.
-     * Allocates nothing.
+     * Completes the open asynchronous step. Safe from any thread; allocates nothing. Calls while
+     * no step is open are ignored, and calls made before the participant acts on the first one
+     * coalesce. Call it once per step: the API carries no step id, so an extra call that races
+     * with the start of the next step completes that step.
      */
     void completeSimulationStep();
 

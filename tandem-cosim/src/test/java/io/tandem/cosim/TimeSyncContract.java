@@ -110,7 +110,6 @@ public abstract class TimeSyncContract extends ContractBase {
                         lc.stop("done");
                     }
                     ts.completeSimulationStep();
-                    ts.completeSimulationStep(); // extra calls are harmless
                 });
             }, MS);
             CompletableFuture<ParticipantState> peerDone = synced(connect("peer"), MS, (now, d) -> { }).startLifecycle();
@@ -124,6 +123,31 @@ public abstract class TimeSyncContract extends ContractBase {
             assertThat(nows.get(i)).isEqualTo(i * MS);
         }
         assertThat(nows).hasSize(201);
+    }
+
+    @Test
+    void asyncHandler_extraCompletionCalls_harmless() {
+        Participant p = connect("alone");
+        LifecycleService lc = p.createLifecycleService(OperationMode.AUTONOMOUS);
+        TimeSyncService ts = lc.createTimeSyncService();
+        // before any step: ignored
+        ts.completeSimulationStep();
+        List<Long> nows = new CopyOnWriteArrayList<>();
+        ts.setSimulationStepHandlerAsync((now, d) -> {
+            nows.add(now);
+            if (now == 50 * MS) {
+                lc.stop("done");
+            }
+            // repeated calls before the participant acts on them coalesce into one completion
+            ts.completeSimulationStep();
+            ts.completeSimulationStep();
+            ts.completeSimulationStep();
+        }, MS);
+        assertThat(await(lc.startLifecycle())).isEqualTo(ParticipantState.SHUTDOWN);
+        assertThat(nows).hasSize(51);
+        for (int i = 0; i < nows.size(); i++) {
+            assertThat(nows.get(i)).isEqualTo(i * MS);
+        }
     }
 
     @Test
