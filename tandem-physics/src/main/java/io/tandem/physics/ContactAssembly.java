@@ -11,7 +11,9 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
 /*
  * Implementation notes.
  *
- * Contacts in the form of shared/specs/physics.md 1.3 (b): one CONTACT block per manifold point
+ * Bodies joined by a joint never collide with each other (as in Gazebo and Bullet: a joint's
+ * bodies overlap at the joint by construction). Contacts in the form of shared/specs/physics.md
+ * 1.3 (b): one CONTACT block per manifold point
  * (normal, two tangents), y_n = n . (v_B(P) - v_A(P)) + e_n >= 0, Signorini-Coulomb with the
  * exact cone, restitution 0. Bias: a gap g within the speculative margin gives e_n = g / h (the
  * bodies may close it this step but not pass); a penetration d beyond SLOP is removed at ERP per
@@ -46,9 +48,20 @@ final class ContactAssembly {
     private int[] blockRow = new int[0];
     private int contacts;
     private double maxDepth;
+    /** body pairs joined by a joint (min << 32 | max), sorted: they never collide with each other */
+    private final long[] joined;
 
     ContactAssembly(PhysicsModel m) {
         this.m = m;
+        long[] keys = new long[m.joints];
+        int nk = 0;
+        for (int j = 0; j < m.joints; j++) {
+            if (m.jointA[j] >= 0 && m.jointB[j] >= 0) {
+                keys[nk++] = pairKey(m.jointA[j], m.jointB[j]);
+            }
+        }
+        joined = java.util.Arrays.copyOf(keys, nk);
+        java.util.Arrays.sort(joined);
         int n = m.colliders;
         aabbMin = new double[3 * n];
         aabbMax = new double[3 * n];
@@ -87,7 +100,8 @@ final class ContactAssembly {
             int bb = m.colliderBody[cb];
             int da = dyn[ba];
             int db = dyn[bb];
-            if (ba == bb || (da < 0 && db < 0)) {
+            if (ba == bb || (da < 0 && db < 0)
+                    || (joined.length > 0 && java.util.Arrays.binarySearch(joined, pairKey(ba, bb)) >= 0)) {
                 continue;
             }
             int points = narrow.collide(m.colliderShape[ca], s.pos, s.quat, ba, m.colliderShape[cb], bb, MARGIN, manifold);
@@ -127,6 +141,10 @@ final class ContactAssembly {
                 remember(key, r0);
             }
         }
+    }
+
+    private static long pairKey(int a, int b) {
+        return ((long) Math.min(a, b) << 32) | Math.max(a, b);
     }
 
     private void remember(long key, int row) {

@@ -142,4 +142,24 @@ class ContactValidationTest {
         }
         return p;
     }
+
+    @Test
+    void jointedBodies_doNotCollideWithEachOther_butStillWithOthers() {
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0);
+        // two overlapping boxes hinged together, and a third box overlapping the second
+        int upper = b.body("upper").box(0.1, 0.1, 0.1).density(500).position(0, 0, 0).add();
+        int lower = b.body("lower").box(0.1, 0.1, 0.1).density(500).position(0.15, 0, 0).add();
+        b.revoluteJoint(upper, lower, 0.075, 0, 0, 0, 0, 1).add();
+        b.body("free").box(0.1, 0.1, 0.1).density(500).position(0.33, 0, 0).add();
+        PhysicsModel m = b.build();
+        PhysicsState s = m.newState();
+        try (PhysicsEngine e = new PhysicsEngine(m)) {
+            e.step(s);
+            // only the lower/free pair touches: a face-face manifold of at most 4 points
+            assertThat(e.contactCount()).isBetween(1, 4);
+        }
+        // the hinge holds the overlapping pair together instead of pushing it apart
+        assertThat(Math.abs(s.pos[3] - s.pos[0] - 0.15)).isLessThan(1e-3);
+        assertThat(s.linVel[6]).as("the free box is pushed away").isGreaterThan(0);
+    }
 }
