@@ -410,6 +410,9 @@ public abstract class TimeSyncContract extends ContractBase {
         BlockingQueue<String> fromJoiners = new LinkedBlockingQueue<>();
         base.createDataSubscriber("j", PubSubSpec.of("fromJoiner", ""), e -> fromJoiners.add(new String(e.data(), StandardCharsets.UTF_8)));
         CompletableFuture<ParticipantState> baseDone = lc.startLifecycle();
+        // hop-on needs a simulation whose time has advanced: a joiner arriving before the base's
+        // first step correctly starts at 0
+        awaitTime(baseNow, 10 * MS);
         for (int round = 0; round < 3; round++) {
             long before = baseNow.get();
             List<CompletableFuture<ParticipantState>> joinersDone = new ArrayList<>();
