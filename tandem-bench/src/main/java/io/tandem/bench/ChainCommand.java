@@ -6,8 +6,6 @@ import io.tandem.physics.PhysicsState;
 import io.tandem.physics.SolverKind;
 import io.tandem.physics.SolverSettings;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -32,11 +30,8 @@ final class ChainCommand implements Callable<Integer> {
     @Option(names = "--links", defaultValue = "50", description = "Links (default: ${DEFAULT-VALUE}).")
     int links;
 
-
-
     @Option(names = "--iterations", defaultValue = "60", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
     int iterations;
-
 
     @Option(names = "--runs", defaultValue = "3", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
@@ -57,25 +52,17 @@ final class ChainCommand implements Callable<Integer> {
         SolverKind solver = options.solver;
         PhysicsModel model = PhysicsScenes.chain(links, 1.0 / 240, settings);
         PrintWriter out = spec.commandLine().getOut();
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double[] wallUs = new double[runs];
         double[] cpuUs = new double[runs];
         double error = 0;
         try (PhysicsEngine engine = new PhysicsEngine(model)) {
             for (int r = -1; r < runs; r++) {
-                PhysicsState s = model.newState();
-                long cpu0 = mx.getCurrentThreadCpuTime();
-                long wall0 = System.nanoTime();
-                for (int k = 0; k < steps; k++) {
-                    engine.step(s);
-                }
-                long wall = System.nanoTime() - wall0;
-                long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+                StepTiming t = StepTiming.measure(engine, model.newState(), steps);
                 if (r < 0) {
                     continue; // warm-up
                 }
-                wallUs[r] = wall / 1e3 / steps;
-                cpuUs[r] = cpu / 1e3 / steps;
+                wallUs[r] = t.wallMsPerStep() * 1e3;
+                cpuUs[r] = t.cpuMsPerStep() * 1e3;
                 if (r == 0) {
                     error = measureError(engine, model);
                 }

@@ -6,8 +6,6 @@ import io.tandem.physics.PhysicsState;
 import io.tandem.physics.SolverKind;
 import io.tandem.physics.SolverSettings;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -31,11 +29,8 @@ final class PileCommand implements Callable<Integer> {
     @Option(names = "--per-side", defaultValue = "10", description = "Spheres per grid side (default: ${DEFAULT-VALUE}, i.e. 1000).")
     int perSide;
 
-
-
     @Option(names = "--iterations", defaultValue = "30", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
     int iterations;
-
 
     @Option(names = "--runs", defaultValue = "1", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
@@ -55,25 +50,18 @@ final class PileCommand implements Callable<Integer> {
         SolverKind solver = options.solver;
         PhysicsModel model = PhysicsScenes.pile(perSide, 1.0 / 240, settings);
         PrintWriter out = spec.commandLine().getOut();
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double[] cpuMs = new double[runs];
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "pile", (long) (runs + 1) * steps, !json);
         try (PhysicsEngine engine = new PhysicsEngine(model)) {
             for (int r = -1; r < runs; r++) {
                 bar.update((long) (r + 1) * steps);
                 PhysicsState s = model.newState();
-                long cpu0 = mx.getCurrentThreadCpuTime();
-                long wall0 = System.nanoTime();
-                for (int k = 0; k < steps; k++) {
-                    engine.step(s);
-                }
-                long wall = System.nanoTime() - wall0;
-                long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+                StepTiming t = StepTiming.measure(engine, s, steps);
                 bar.update((long) (r + 2) * steps);
                 if (r < 0) {
                     continue;
                 }
-                cpuMs[r] = cpu / 1e6 / steps;
+                cpuMs[r] = t.cpuMsPerStep();
                 double pen = PhysicsScenes.pileMaxPenetration(model, s);
                 double height = PhysicsScenes.pileMeanHeight(model, s);
                 if (json) {
@@ -81,11 +69,11 @@ final class PileCommand implements Callable<Integer> {
                                     + "\"bodies\":%d,\"steps\":%d,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f,"
                                     + "\"max_penetration_m\":%.6g,\"mean_height_m\":%.4f,\"run\":%d}%n",
                             solver.name().toLowerCase(Locale.ROOT), iterations, threads, model.bodyCount() - PhysicsScenes.PILE_STATIC,
-                            steps, cpuMs[r], wall / 1e6 / steps, pen, height, r + 1);
+                            steps, cpuMs[r], t.wallMsPerStep(), pen, height, r + 1);
                 } else {
                     bar.done();
                     out.printf(Locale.ROOT, "run %d: %.2f ms CPU/step (%.2f wall), max penetration %.2f mm, mean height %.3f m,"
-                            + " %d contacts at the end%n", r + 1, cpuMs[r], wall / 1e6 / steps, pen * 1e3, height, engine.contactCount());
+                            + " %d contacts at the end%n", r + 1, cpuMs[r], t.wallMsPerStep(), pen * 1e3, height, engine.contactCount());
                 }
             }
         }

@@ -4,8 +4,6 @@ import io.tandem.physics.PhysicsEngine;
 import io.tandem.physics.PhysicsModel;
 import io.tandem.physics.PhysicsState;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -44,7 +42,6 @@ final class ScalingCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "only the stir scenario scales: got '" + scenario + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         int steps = options.steps == 1000 ? 120 : options.steps;
         double[] n = new double[sizes.size()];
         double[] t = new double[sizes.size()];
@@ -65,13 +62,9 @@ final class ScalingCommand implements Callable<Integer> {
                 for (int k = 0; k < 20; k++) {
                     e.step(s);
                 }
-                long wall0 = System.nanoTime();
-                long cpu0 = mx.getCurrentThreadCpuTime();
-                for (int k = 0; k < steps; k++) {
-                    e.step(s);
-                }
-                double wallMs = (System.nanoTime() - wall0) / 1e6 / steps;
-                double cpuMs = (mx.getCurrentThreadCpuTime() - cpu0) / 1e6 / steps;
+                StepTiming timing = StepTiming.measure(e, s, steps);
+                double wallMs = timing.wallMsPerStep();
+                double cpuMs = timing.cpuMsPerStep();
                 n[i] = sizes.get(i);
                 t[i] = options.threads > 1 ? wallMs : cpuMs;
                 if (options.json) {

@@ -85,11 +85,6 @@ final class ConservativeTimeSync implements TimeSyncService {
         return nowNs;
     }
 
-    /** Step size in ns. */
-    long stepSizeNs() {
-        return stepSizeNs;
-    }
-
     /** A diagnostic line (racy reads). */
     String describe() {
         return "next=" + myNextNs + " sent=" + lastSentNs + (executing ? " executing" : "") + (timeRunning ? "" : " stopped");

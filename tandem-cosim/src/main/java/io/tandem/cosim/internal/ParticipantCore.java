@@ -438,9 +438,6 @@ public final class ParticipantCore implements Participant, TransportListener {
         if (workflowConfigurationOwner) {
             s.send(p.id, workflowConfiguration);
         }
-        if (lc != null) {
-            lc.onPeerDiscovered();
-        }
         for (Consumer<String> h : List.copyOf(connectedHandlers)) {
             safeRun(() -> h.accept(j.name), "participant connected handler");
         }

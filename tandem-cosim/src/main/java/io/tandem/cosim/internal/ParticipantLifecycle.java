@@ -471,10 +471,6 @@ final class ParticipantLifecycle implements LifecycleService {
         abortNow();
     }
 
-    void onPeerDiscovered() {
-        // discovery of a plain peer needs no lifecycle action
-    }
-
     void onTimeSyncPeerDiscovered() {
         ConservativeTimeSync ts = timeSync;
         if (ts != null) {

@@ -33,14 +33,6 @@ final class SystemStateTracker {
         return systemState;
     }
 
-    List<String> required() {
-        return required;
-    }
-
-    boolean isRequired(String name) {
-        return required.contains(name);
-    }
-
     ParticipantState stateOf(String name) {
         return states.get(name);
     }
