@@ -33,6 +33,11 @@ final class ChainCommand implements Callable<Integer> {
     @Option(names = "--iterations", defaultValue = "60", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
     int iterations;
 
+    @Option(names = "--subsystems", defaultValue = "chain",
+            description = "SubADMM subsystems: 'chain' (all links in one subsystem, joints solved exactly inside it)"
+                    + " or 'link' (one per link, every joint split); the baselines ignore it (default: ${DEFAULT-VALUE}).")
+    String subsystems;
+
     @Option(names = "--runs", defaultValue = "3", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
 
@@ -50,7 +55,11 @@ final class ChainCommand implements Callable<Integer> {
         boolean json = options.json;
         int threads = options.threads;
         SolverKind solver = options.solver;
-        PhysicsModel model = PhysicsScenes.chain(links, 1.0 / 240, settings);
+        if (!subsystems.equals("chain") && !subsystems.equals("link")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--subsystems must be 'chain' or 'link', got '" + subsystems + "'");
+        }
+        PhysicsModel model = PhysicsScenes.chain(links, 1.0 / 240, settings, subsystems.equals("chain"));
         PrintWriter out = spec.commandLine().getOut();
         double[] wallUs = new double[runs];
         double[] cpuUs = new double[runs];
@@ -67,10 +76,10 @@ final class ChainCommand implements Callable<Integer> {
                     error = measureError(engine, model);
                 }
                 if (json) {
-                    out.printf(Locale.ROOT, "{\"scenario\":\"chain\",\"solver\":\"%s\",\"iterations\":%d,\"threads\":%d,"
+                    out.printf(Locale.ROOT, "{\"scenario\":\"chain\",\"solver\":\"%s\",\"subsystems\":\"%s\",\"iterations\":%d,\"threads\":%d,"
                                     + "\"links\":%d,\"steps\":%d,\"us_per_step\":%.2f,\"cpu_us_per_step\":%.2f,"
                                     + "\"max_joint_error_m\":%.6g,\"run\":%d}%n",
-                            solver.name().toLowerCase(Locale.ROOT), iterations, threads, links, steps, wallUs[r],
+                            solver.name().toLowerCase(Locale.ROOT), subsystems, iterations, threads, links, steps, wallUs[r],
                             cpuUs[r], error, r + 1);
                 }
             }
@@ -78,8 +87,8 @@ final class ChainCommand implements Callable<Integer> {
         if (!json) {
             double[] sorted = cpuUs.clone();
             Arrays.sort(sorted);
-            out.printf(Locale.ROOT, "chain: %d links, %d steps of 1/240 s, %s x %d iterations, %d thread(s)%n",
-                    links, steps, solver, iterations, threads);
+            out.printf(Locale.ROOT, "chain: %d links, %d steps of 1/240 s, %s x %d iterations, %d thread(s), subsystems: %s%n",
+                    links, steps, solver, iterations, threads, subsystems);
             out.printf(Locale.ROOT, "  CPU time per step: median %.1f us (runs: %s)%n", sorted[runs / 2], round(cpuUs));
             out.printf(Locale.ROOT, "  max joint error during the run: %.3g mm%n", error * 1e3);
             out.printf(Locale.ROOT, "  reference (same machine kind, CPU us/step): Jolt 68-71, Bullet 110, ODE4J 168-216;"

@@ -21,16 +21,21 @@ final class PhysicsScenes {
     /**
      * chain: box links 0.1 x 0.02 x 0.02 m, 0.1 kg, joined end to end by ball joints, starting
      * horizontal along x, link 0 pinned to the world at (0, 0, 10); no link-link collisions.
+     *
+     * @param oneSubsystem put every link into one subsystem (SubADMM then solves the chain's joints
+     *                     exactly inside it, as the paper groups cable segments); otherwise one
+     *                     subsystem per link
      */
-    static PhysicsModel chain(int links, double timeStep, SolverSettings solver) {
+    static PhysicsModel chain(int links, double timeStep, SolverSettings solver, boolean oneSubsystem) {
         PhysicsModel.Builder b = PhysicsModel.builder().timeStep(timeStep).solver(solver);
         double w = LINK_WIDTH;
         double ix = LINK_MASS * (w * w + w * w) / 12;
         double iy = LINK_MASS * (LINK * LINK + w * w) / 12;
         int prev = -1;
         for (int i = 0; i < links; i++) {
-            int link = b.body("link" + i).mass(LINK_MASS, ix, iy, iy)
-                    .position(LINK * i + LINK / 2, 0, PIN_HEIGHT).add();
+            PhysicsModel.BodyBuilder body = b.body("link" + i).mass(LINK_MASS, ix, iy, iy)
+                    .position(LINK * i + LINK / 2, 0, PIN_HEIGHT);
+            int link = (oneSubsystem ? body.subsystem(0) : body).add();
             b.ballJoint(link, prev, LINK * i, 0, PIN_HEIGHT).add();
             prev = link;
         }

@@ -34,10 +34,17 @@ class PhysicsBenchCommandTest {
 
     @Test
     void chain_json_reportsTimeAndJointError() {
-        assertThat(run("bench", "chain", "--links", "3", "--steps", "5", "--runs", "1", "--solver", "PGS", "--json")).isZero();
+        assertThat(run("bench", "chain", "--links", "3", "--steps", "5", "--runs", "1", "--solver", "pgs", "--json")).isZero();
         assertThat(lines()).hasSize(1);
         assertThat(lines()[0]).contains("\"scenario\":\"chain\"").contains("\"solver\":\"pgs\"")
+                .contains("\"subsystems\":\"chain\"")
                 .containsPattern("\"us_per_step\":[0-9.]+").containsPattern("\"max_joint_error_m\":[-0-9.e]+");
+    }
+
+    @Test
+    void chain_unknownSubsystems_errorNamesTheChoices() {
+        assertThat(run("bench", "chain", "--subsystems", "tree", "--steps", "1")).isNotZero();
+        assertThat(err.toString()).contains("--subsystems must be 'chain' or 'link', got 'tree'");
     }
 
     @Test

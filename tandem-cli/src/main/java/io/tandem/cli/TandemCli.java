@@ -87,6 +87,8 @@ public final class TandemCli implements Callable<Integer> {
             }
             parent.addSubcommand(name, c.command());
         }
+        // enum values as users type them: --solver pgs, --solver SUB_ADMM
+        root.setCaseInsensitiveEnumValuesAllowed(true);
         root.setParameterExceptionHandler(TandemCli::onParameterError);
         root.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();

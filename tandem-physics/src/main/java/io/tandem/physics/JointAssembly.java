@@ -50,6 +50,8 @@ final class JointAssembly {
     private final double[] u = new double[3];
     private final double[] lever = new double[3];
     private static final double[] IDENTITY = {1, 0, 0, 0};
+    /** true while {@link #assemblePositions} runs */
+    private boolean positionPass;
     /** block index of each slot of the current step (joints x SLOTS), -1 if absent */
     final int[] slotRow;
 
@@ -68,42 +70,66 @@ final class JointAssembly {
     void assemble(PhysicsState s, ConstraintProblem pr, int[] dyn, double[] vel, double h) {
         java.util.Arrays.fill(slotRow, -1);
         for (int j = 0; j < m.joints; j++) {
-            int a = m.jointA[j];
-            int b = m.jointB[j];
-            frame(s, a, m.anchorA, j, rA, pA);
-            frame(s, b, m.anchorB, j, rB, pB);
-            int da = a >= 0 ? dyn[a] : -1;
-            int db = b >= 0 ? dyn[b] : -1;
-            switch (m.jointType[j]) {
-                case BALL -> pointRows(s, pr, j, 0, a, b, da, db, vel, h);
-                case REVOLUTE -> {
-                    pointRows(s, pr, j, 0, a, b, da, db, vel, h);
-                    worldAxes(s, j, a, b);
-                    RigidOps.perpendicular(axis, perp1, perp2);
-                    // d(aA x aB)/dt ~ (omega_B - omega_A) projected: phi_i = -p_i . (aA x aB)
-                    double cx = axis[1] * axisB[2] - axis[2] * axisB[1];
-                    double cy = axis[2] * axisB[0] - axis[0] * axisB[2];
-                    double cz = axis[0] * axisB[1] - axis[1] * axisB[0];
-                    angularRow(pr, j, 3, a, b, da, db, perp1, -(perp1[0] * cx + perp1[1] * cy + perp1[2] * cz), vel, h, s);
-                    angularRow(pr, j, 4, a, b, da, db, perp2, -(perp2[0] * cx + perp2[1] * cy + perp2[2] * cz), vel, h, s);
-                    axisRows(s, pr, j, a, b, da, db, vel, h, revoluteAngle(s, j, a, b), false);
+            assembleJoint(s, pr, j, dyn, vel, h);
+        }
+    }
+
+    /**
+     * Adds the hard rows of the selected joints in position form, for a projection of the
+     * positions onto the joint manifold: J dx + phi = 0 for a displacement dx (m, and rad for the
+     * angular part). No limits, motors or springs, no warm start; the impulse slots are untouched.
+     *
+     * @param selected per joint, whether to add it
+     */
+    void assemblePositions(PhysicsState s, ConstraintProblem pr, int[] dyn, boolean[] selected, double[] zeroVel) {
+        positionPass = true;
+        try {
+            for (int j = 0; j < m.joints; j++) {
+                if (selected[j]) {
+                    assembleJoint(s, pr, j, dyn, zeroVel, 1.0);
                 }
-                case PRISMATIC -> {
-                    rotationRows(s, pr, j, 0, a, b, da, db, vel, h);
-                    worldAxes(s, j, a, b);
-                    RigidOps.perpendicular(axisB, perp1, perp2);
-                    double dx = pA[0] - pB[0];
-                    double dy = pA[1] - pB[1];
-                    double dz = pA[2] - pB[2];
-                    linearRow(pr, j, 3, a, b, da, db, perp1, dx * perp1[0] + dy * perp1[1] + dz * perp1[2], vel, h, true, s);
-                    linearRow(pr, j, 4, a, b, da, db, perp2, dx * perp2[0] + dy * perp2[1] + dz * perp2[2], vel, h, true, s);
-                    System.arraycopy(axisB, 0, axis, 0, 3);
-                    axisRows(s, pr, j, a, b, da, db, vel, h, dx * axis[0] + dy * axis[1] + dz * axis[2], true);
-                }
-                case FIXED -> {
-                    pointRows(s, pr, j, 0, a, b, da, db, vel, h);
-                    rotationRows(s, pr, j, 3, a, b, da, db, vel, h);
-                }
+            }
+        } finally {
+            positionPass = false;
+        }
+    }
+
+    private void assembleJoint(PhysicsState s, ConstraintProblem pr, int j, int[] dyn, double[] vel, double h) {
+        int a = m.jointA[j];
+        int b = m.jointB[j];
+        frame(s, a, m.anchorA, j, rA, pA);
+        frame(s, b, m.anchorB, j, rB, pB);
+        int da = a >= 0 ? dyn[a] : -1;
+        int db = b >= 0 ? dyn[b] : -1;
+        switch (m.jointType[j]) {
+            case BALL -> pointRows(s, pr, j, 0, a, b, da, db, vel, h);
+            case REVOLUTE -> {
+                pointRows(s, pr, j, 0, a, b, da, db, vel, h);
+                worldAxes(s, j, a, b);
+                RigidOps.perpendicular(axis, perp1, perp2);
+                // d(aA x aB)/dt ~ (omega_B - omega_A) projected: phi_i = -p_i . (aA x aB)
+                double cx = axis[1] * axisB[2] - axis[2] * axisB[1];
+                double cy = axis[2] * axisB[0] - axis[0] * axisB[2];
+                double cz = axis[0] * axisB[1] - axis[1] * axisB[0];
+                angularRow(pr, j, 3, a, b, da, db, perp1, -(perp1[0] * cx + perp1[1] * cy + perp1[2] * cz), vel, h, s);
+                angularRow(pr, j, 4, a, b, da, db, perp2, -(perp2[0] * cx + perp2[1] * cy + perp2[2] * cz), vel, h, s);
+                axisRows(s, pr, j, a, b, da, db, vel, h, revoluteAngle(s, j, a, b), false);
+            }
+            case PRISMATIC -> {
+                rotationRows(s, pr, j, 0, a, b, da, db, vel, h);
+                worldAxes(s, j, a, b);
+                RigidOps.perpendicular(axisB, perp1, perp2);
+                double dx = pA[0] - pB[0];
+                double dy = pA[1] - pB[1];
+                double dz = pA[2] - pB[2];
+                linearRow(pr, j, 3, a, b, da, db, perp1, dx * perp1[0] + dy * perp1[1] + dz * perp1[2], vel, h, true, s);
+                linearRow(pr, j, 4, a, b, da, db, perp2, dx * perp2[0] + dy * perp2[1] + dz * perp2[2], vel, h, true, s);
+                System.arraycopy(axisB, 0, axis, 0, 3);
+                axisRows(s, pr, j, a, b, da, db, vel, h, dx * axis[0] + dy * axis[1] + dz * axis[2], true);
+            }
+            case FIXED -> {
+                pointRows(s, pr, j, 0, a, b, da, db, vel, h);
+                rotationRows(s, pr, j, 3, a, b, da, db, vel, h);
             }
         }
     }
@@ -196,10 +222,15 @@ final class JointAssembly {
 
     private void finishHard(ConstraintProblem pr, int j, int slot, int row, int a, int b, int da, int db, double phi,
                             double[] vel, double h, PhysicsState s) {
-        pr.e[row] = POSITION_FEEDBACK * phi / h + kinematicVelocity(pr.jA, row, a, da, vel)
-                + kinematicVelocity(pr.jB, row, b, db, vel);
-        pr.p[row] = s.jointImpulse[SLOTS * j + slot];
-        slotRow[SLOTS * j + slot] = row;
+        if (positionPass) {
+            pr.e[row] = phi;
+            pr.p[row] = 0;
+        } else {
+            pr.e[row] = POSITION_FEEDBACK * phi / h + kinematicVelocity(pr.jA, row, a, da, vel)
+                    + kinematicVelocity(pr.jB, row, b, db, vel);
+            pr.p[row] = s.jointImpulse[SLOTS * j + slot];
+            slotRow[SLOTS * j + slot] = row;
+        }
         if (da < 0) {
             clear(pr.jA, row);
         }
@@ -223,6 +254,9 @@ final class JointAssembly {
     /** Limit, motor and spring rows on the joint coordinate (angle or displacement). */
     private void axisRows(PhysicsState s, ConstraintProblem pr, int j, int a, int b, int da, int db, double[] vel,
                           double h, double coord, boolean linear) {
+        if (positionPass) {
+            return;
+        }
         if (m.limitLo[j] > Double.NEGATIVE_INFINITY) {
             int row = pr.addBlock(ConstraintProblem.LIMIT, 1, da, db, 0);
             axisJacobian(pr, row, da, db, linear, 1);

@@ -10,10 +10,11 @@ import java.util.Arrays;
  *   y_c = sum_i J_ci v_i + e_c,   (p_c, y_c) in K_c   for every constraint c
  * </pre>
  *
- * <p>Bodies carry 6 velocity coordinates (linear then angular, world frame). A subsystem is a
- * group of bodies whose coordinates are stacked in body order; its matrix {@code A_i} is dense
- * (size {@code 6 k}). A constraint block touches one or two bodies (side A and side B; B may be
- * absent), with {@code m_c} rows and one Jacobian row of 6 per side and row.
+ * <p>Bodies carry 6 velocity coordinates (linear then angular, world frame) and a 6 x 6 mass
+ * block {@code A_b} (rigid bodies: diag(m I, I_world)). A subsystem is a group of bodies whose
+ * coordinates are stacked in body order; its matrix {@code A_i} is block diagonal over its bodies.
+ * A constraint block touches one or two bodies (side A and side B; B may be absent), with
+ * {@code m_c} rows and one Jacobian row of 6 per side and row.
  *
  * <p>Block kinds and their laws on (p, y):
  * <ul>
@@ -51,12 +52,14 @@ public final class ConstraintProblem {
     public int subsystems;
     /** dimension of each subsystem (subsystems x 1) */
     public int[] dim = new int[0];
-    /** start of each subsystem's dense A (row-major dim x dim) in {@link #a} */
-    public int[] aStart = new int[0];
     /** start of each subsystem's vectors in {@link #b} and {@link #v} */
     public int[] vStart = new int[0];
-    /** dense subsystem matrices, row-major */
-    public double[] a = new double[0];
+    /** start of each subsystem's bodies in {@link #subsystemBodies} (subsystems + 1) */
+    public int[] subsystemBodyStart = new int[0];
+    /** bodies of each subsystem, in body order */
+    public int[] subsystemBodies = new int[0];
+    /** mass block A_b of each body, row-major 6 x 6 at [36 b] */
+    public double[] mass = new double[0];
     /** right-hand sides b_i (stacked) */
     public double[] b = new double[0];
     /** solution v (stacked); also the previous velocity on input, used to seed ADMM splits */
@@ -125,7 +128,7 @@ public final class ConstraintProblem {
         }
     }
 
-    /** Computes subsystem dimensions and offsets, sizes A, b and v, and zeroes A and b. */
+    /** Computes subsystem dimensions, offsets and body lists, sizes A, b and v, and zeroes A and b. */
     public void layout() {
         int n = 0;
         for (int i = 0; i < bodies; i++) {
@@ -133,26 +136,32 @@ public final class ConstraintProblem {
         }
         subsystems = n;
         dim = grow(dim, n);
-        aStart = grow(aStart, n);
         vStart = grow(vStart, n);
+        subsystemBodyStart = grow(subsystemBodyStart, n + 1);
+        subsystemBodies = grow(subsystemBodies, bodies);
         Arrays.fill(dim, 0, n, 0);
         for (int i = 0; i < bodies; i++) {
             int s = subsystemOf[i];
             offsetInSubsystem[i] = dim[s];
             dim[s] += 6;
         }
-        int aTotal = 0;
         int vTotal = 0;
+        int bTotal = 0;
         for (int s = 0; s < n; s++) {
-            aStart[s] = aTotal;
             vStart[s] = vTotal;
-            aTotal += dim[s] * dim[s];
+            subsystemBodyStart[s] = bTotal;
             vTotal += dim[s];
+            bTotal += dim[s] / 6;
         }
-        a = grow(a, aTotal);
+        subsystemBodyStart[n] = bTotal;
+        for (int i = 0; i < bodies; i++) {
+            int s = subsystemOf[i];
+            subsystemBodies[subsystemBodyStart[s] + offsetInSubsystem[i] / 6] = i;
+        }
+        mass = grow(mass, 36 * bodies);
         b = grow(b, vTotal);
         v = grow(v, vTotal);
-        Arrays.fill(a, 0, aTotal, 0);
+        Arrays.fill(mass, 0, 36 * bodies, 0);
         Arrays.fill(b, 0, vTotal, 0);
     }
 
@@ -196,12 +205,17 @@ public final class ConstraintProblem {
         lo = grow(lo, totalRows);
         hi = grow(hi, totalRows);
         p = grow(p, totalRows);
-        Arrays.fill(jA, 6 * r0, 6 * totalRows, 0);
-        Arrays.fill(jB, 6 * r0, 6 * totalRows, 0);
-        Arrays.fill(e, r0, totalRows, 0);
-        Arrays.fill(gamma, r0, totalRows, 0);
-        Arrays.fill(lo, r0, totalRows, Double.NEGATIVE_INFINITY);
-        Arrays.fill(hi, r0, totalRows, Double.POSITIVE_INFINITY);
+        // plain loops: blocks have 1 to 6 rows, where Arrays.fill's call costs more than the stores
+        for (int i = 6 * r0; i < 6 * totalRows; i++) {
+            jA[i] = 0;
+            jB[i] = 0;
+        }
+        for (int r = r0; r < totalRows; r++) {
+            e[r] = 0;
+            gamma[r] = 0;
+            lo[r] = Double.NEGATIVE_INFINITY;
+            hi[r] = Double.POSITIVE_INFINITY;
+        }
         return r0;
     }
 

@@ -85,6 +85,21 @@ final class DenseOps {
         }
     }
 
+    /**
+     * Inverse of the SPD n x n matrix at {@code m[mo..]} (not modified) into {@code inv[io..]};
+     * {@code scratch[so..so + n n + n)} is used (give each thread its own range).
+     *
+     * @return false if the matrix is not positive definite
+     */
+    static boolean invertSpd(double[] m, int mo, int n, double[] inv, int io, double[] scratch, int so) {
+        System.arraycopy(m, mo, scratch, so, n * n);
+        if (!cholesky(scratch, so, n)) {
+            return false;
+        }
+        inverse(scratch, so, n, inv, io, scratch, so + n * n);
+        return true;
+    }
+
     /** y = M x for the dense n x n row-major M at {@code m[mo..]}; x and y must not overlap. */
     static void multiply(double[] m, int mo, int n, double[] x, int xo, double[] y, int yo) {
         for (int i = 0; i < n; i++) {

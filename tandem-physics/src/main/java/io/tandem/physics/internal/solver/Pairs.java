@@ -1,8 +1,10 @@
 package io.tandem.physics.internal.solver;
 
 /**
- * The (constraint, subsystem) pairs of a problem: a block touches one or two distinct
- * subsystems; both sides of a block inside one subsystem form a single pair. Provides J and J^T
+ * The (constraint, side) pairs of a problem: one pair per dynamic side of a block (a block
+ * touches one or two bodies), each with the body's subsystem. Both sides of a block inside one
+ * subsystem stay two pairs, so a pair's Jacobian always touches exactly one body and every
+ * subsystem matrix A_i + sum beta J^T J stays block diagonal over its bodies. Provides J and J^T
  * products restricted to one pair. Recomputed per solve; allocation-free once grown.
  */
 final class Pairs {
@@ -10,8 +12,10 @@ final class Pairs {
     int[] count = new int[0];
     /** subsystem of pair k of block c at [2c + k] */
     int[] sub = new int[0];
-    /** which sides belong to pair k of block c at [2c + k]: bit 1 = side A, bit 2 = side B */
+    /** which side pair k of block c is, at [2c + k]: 1 = side A, 2 = side B */
     int[] sides = new int[0];
+    /** body of pair k of block c at [2c + k] */
+    int[] body = new int[0];
     /** coordinate of side A's and side B's body at [2c], [2c + 1] (-1 if absent) */
     int[] coord = new int[0];
 
@@ -21,6 +25,7 @@ final class Pairs {
         sub = ConstraintProblem.grow(sub, 2 * n);
         sides = ConstraintProblem.grow(sides, 2 * n);
         coord = ConstraintProblem.grow(coord, 2 * n);
+        body = ConstraintProblem.grow(body, 2 * n);
         for (int c = 0; c < n; c++) {
             int a = pr.bodyA[c];
             int b = pr.bodyB[c];
@@ -30,24 +35,22 @@ final class Pairs {
             if (a >= 0) {
                 sub[2 * c] = pr.subsystemOf[a];
                 sides[2 * c] = 1;
+                body[2 * c] = a;
                 k = 1;
             }
             if (b >= 0) {
-                int sb = pr.subsystemOf[b];
-                if (k == 1 && sub[2 * c] == sb) {
-                    sides[2 * c] |= 2;
-                } else {
-                    sub[2 * c + k] = sb;
-                    sides[2 * c + k] = 2;
-                    k++;
-                }
+                sub[2 * c + k] = pr.subsystemOf[b];
+                sides[2 * c + k] = 2;
+                body[2 * c + k] = b;
+                k++;
             }
             count[c] = k;
         }
     }
 
     /**
-     * x = J_{c,k} row {@code row} times the subsystem vector {@code vec} (stacked like v).
+     * x = J_{c,k} row {@code row} times the stacked vector {@code vec} (stacked like v), where the
+     * mask selects the sides (1 = A, 2 = B, 3 = both).
      */
     double rowTimes(ConstraintProblem pr, int c, int sidesMask, int row, double[] vec) {
         double x = 0;

@@ -41,18 +41,19 @@ public final class ProjectedJacobi implements ConstraintSolver {
         y = ConstraintProblem.grow(y, pr.totalRows);
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
         omega = ConstraintProblem.grow(omega, pr.constraints);
-        degree = ConstraintProblem.grow(degree, pr.subsystems);
-        java.util.Arrays.fill(degree, 0, pr.subsystems, 0);
+        // relaxation by body degree (the baselines ignore subsystem grouping)
+        degree = ConstraintProblem.grow(degree, pr.bodies);
+        java.util.Arrays.fill(degree, 0, pr.bodies, 0);
         Pairs pairs = del.pairs;
         for (int c = 0; c < pr.constraints; c++) {
             for (int k = 0; k < pairs.count[c]; k++) {
-                degree[pairs.sub[2 * c + k]]++;
+                degree[pairs.body[2 * c + k]]++;
             }
         }
         for (int c = 0; c < pr.constraints; c++) {
             int d = 1;
             for (int k = 0; k < pairs.count[c]; k++) {
-                d = Math.max(d, degree[pairs.sub[2 * c + k]]);
+                d = Math.max(d, degree[pairs.body[2 * c + k]]);
             }
             omega[c] = 1.0 / d;
         }

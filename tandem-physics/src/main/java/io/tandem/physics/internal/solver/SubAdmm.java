@@ -27,6 +27,20 @@ import java.util.Arrays;
  * indexed by pair (w_c = sum_i 1/beta_ci; u_ci = -p_c still). beta is fixed during a step (no
  * refactorization); kappa trades early accuracy (small: Jacobi-like) against late convergence.
  *
+ * Subsystems (the open point of 1.4, decided): a constraint whose dynamic sides all lie in one
+ * subsystem is solved inside that subsystem's v-step, exactly, when it is an equality (HARD or
+ * SOFT: a joint, a pin to the world, a spring); only the other constraints are split. So a
+ * subsystem's v-step (15) is the equality-constrained solve
+ *   H_i v = r_i + G_i^T mu,  G_i v + e + Gamma mu = 0,   H_i = A_i + sum_split beta J^T J,
+ * done by the Schur complement S = G H^-1 G^T + Gamma (SubsystemSolve: H is block diagonal over
+ * the subsystem's bodies because every split pair touches one body, S is sparse, banded for a
+ * chain, factorized once per step in envelope form). A chain grouped into one subsystem is then
+ * solved exactly by one iteration (the paper groups cable segments this way), and a problem
+ * without split constraints stops after that one iteration. At the fixed point the internal
+ * equalities hold exactly and the split constraints as in (f), so consistency is kept.
+ * Intra-subsystem inequalities (limits, motors, contacts between bodies of one group) are split
+ * per side: a pair is one (constraint, body), which keeps H block diagonal.
+ *
  * Warm start: p from the previous step (the caller keeps it per contact feature / joint). z
  * starts at J v^k (the previous velocity), which makes the first v-step reproduce v^k for an
  * unconstrained subsystem.
@@ -50,23 +64,18 @@ public final class SubAdmm implements ConstraintSolver {
     private final ParallelLoop loop;
 
     private final Pairs pairs = new Pairs();
+    private final Subsystems subsystems = new RigidSubsystems();
     /** penalty per (constraint, pair k) at [2c + k] */
     private double[] beta = new double[0];
-    private double[] unit = new double[0];
-    private double[] h = new double[0];
-    private double[] hInv = new double[0];
-    private double[] rhs = new double[0];
-    /** subsystems up to this dimension get an explicit inverse of H */
-    static final int EXPLICIT_INVERSE_MAX_DIM = 12;
+    /** true if block c is solved exactly inside its subsystem */
+    private boolean[] exact = new boolean[0];
+    private int splitPairs;
     /** split variables z per (row, pair k) at [2 row + k] */
     private double[] z = new double[0];
     /** J v per (row, pair k) at [2 row + k] */
     private double[] x = new double[0];
     private double[] yHat = new double[0];
     private double[] pNew = new double[0];
-    private int[] adjStart = new int[0];
-    private int[] adj = new int[0];
-    private int[] fill = new int[0];
     private double[] residuals = new double[0];
     private ConstraintProblem current;
     private int lastIterations;
@@ -103,12 +112,23 @@ public final class SubAdmm implements ConstraintSolver {
         return lastIterations;
     }
 
+    /** @return constraint rows the last solve handled exactly inside their subsystems */
+    public int lastExactRows() {
+        return subsystems.exactRows();
+    }
+
     @Override
     public int solve(ConstraintProblem pr) {
         current = pr;
         setup(pr);
+        return iterate(pr);
+    }
+
+    private int iterate(ConstraintProblem pr) {
+        // without split constraints one v-step is the exact solution
+        int budget = splitPairs == 0 ? 1 : iterations;
         int it = 0;
-        while (it < iterations) {
+        while (it < budget) {
             it++;
             loop.run(pr.subsystems, vStepBody);
             Arrays.fill(residuals, 0, 2 * loop.chunks(pr.constraints), 0);
@@ -135,48 +155,38 @@ public final class SubAdmm implements ConstraintSolver {
 
     private void setup(ConstraintProblem pr) {
         pairs.build(pr);
-        int ns = pr.subsystems;
-        beta = ConstraintProblem.grow(beta, ns);
-        // CSR adjacency: the (c, k) entries of each subsystem, in constraint order
-        adjStart = ConstraintProblem.grow(adjStart, ns + 1);
-        fill = ConstraintProblem.grow(fill, ns);
-        Arrays.fill(adjStart, 0, ns + 1, 0);
+        int nb = pr.bodies;
+        // which blocks are internal equalities
+        exact = grow(exact, pr.constraints);
         for (int c = 0; c < pr.constraints; c++) {
-            for (int k = 0; k < pairs.count[c]; k++) {
-                adjStart[pairs.sub[2 * c + k] + 1]++;
-            }
+            int kind = pr.kind[c];
+            int np = pairs.count[c];
+            exact[c] = (kind == ConstraintProblem.HARD || kind == ConstraintProblem.SOFT) && np > 0
+                    && (np == 1 || pairs.sub[2 * c] == pairs.sub[2 * c + 1]);
         }
-        for (int s = 0; s < ns; s++) {
-            adjStart[s + 1] += adjStart[s];
-        }
-        adj = ConstraintProblem.grow(adj, adjStart[ns]);
-        System.arraycopy(adjStart, 0, fill, 0, ns);
-        for (int c = 0; c < pr.constraints; c++) {
-            for (int k = 0; k < pairs.count[c]; k++) {
-                adj[fill[pairs.sub[2 * c + k]]++] = 2 * c + k;
-            }
-        }
-        // penalties per (constraint, subsystem) pair: kappa times the pair's effective mass
-        // rows / tr(J A^-1 J^T), then factorized H_i = A_i + sum_c beta_ci J_ci^T J_ci
-        h = ConstraintProblem.grow(h, pr.a.length);
-        hInv = ConstraintProblem.grow(hInv, pr.a.length);
         beta = ConstraintProblem.grow(beta, 2 * pr.constraints);
-        unit = ConstraintProblem.grow(unit, pr.b.length);
-        loop.run(ns, factorRange);
+        splitPairs = subsystems.prepare(pr, pairs, exact, loop.chunks(pr.subsystems));
+        loop.run(pr.subsystems, factorRange);
         // split variables start at J v^k
         z = ConstraintProblem.grow(z, 2 * pr.totalRows);
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
         yHat = ConstraintProblem.grow(yHat, pr.totalRows);
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
         residuals = ConstraintProblem.grow(residuals, 2 * loop.chunks(pr.constraints));
-        rhs = ConstraintProblem.grow(rhs, pr.b.length);
         loop.run(pr.constraints, seedRange);
     }
 
-    /** z_ck = J_ck v^k for constraints [lo, hi). */
+    private static boolean[] grow(boolean[] a, int n) {
+        return a.length >= n ? a : Arrays.copyOf(a, Math.max(n, a.length * 2));
+    }
+
+    /** z_ck = J_ck v^k for the split constraints in [lo, hi). */
     private void seedZ(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
         for (int c = lo; c < hi; c++) {
+            if (exact[c]) {
+                continue;
+            }
             for (int k = 0; k < pairs.count[c]; k++) {
                 int mask = pairs.sides[2 * c + k];
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
@@ -186,115 +196,32 @@ public final class SubAdmm implements ConstraintSolver {
         }
     }
 
-    /** H_s += beta J_{c,k}^T J_{c,k} over the block's rows (sides given by the mask). */
-    private void addJtJ(ConstraintProblem pr, int c, int mask, int s, double bs) {
-        int n = pr.dim[s];
-        int a0 = pr.aStart[s];
-        int base = pr.vStart[s];
-        for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-            for (int si = 1; si <= 2; si++) {
-                if ((mask & si) == 0) {
-                    continue;
-                }
-                double[] ji = si == 1 ? pr.jA : pr.jB;
-                int oi = pr.coord(si == 1 ? pr.bodyA[c] : pr.bodyB[c]) - base;
-                for (int sj = 1; sj <= 2; sj++) {
-                    if ((mask & sj) == 0) {
-                        continue;
-                    }
-                    double[] jj = sj == 1 ? pr.jA : pr.jB;
-                    int oj = pr.coord(sj == 1 ? pr.bodyA[c] : pr.bodyB[c]) - base;
-                    for (int d = 0; d < 6; d++) {
-                        double jd = bs * ji[6 * r + d];
-                        if (jd == 0) {
-                            continue;
-                        }
-                        int rowOff = a0 + (oi + d) * n + oj;
-                        for (int f = 0; f < 6; f++) {
-                            h[rowOff + f] += jd * jj[6 * r + f];
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /** Penalties, H_s, its factor and (small s) its inverse, for subsystems [lo, hi): each touches only its own data. */
+    /** Penalties, H and the internal factorizations of subsystems [lo, hi). */
     private void factorRange(int lo, int hi, int chunk) {
-        ConstraintProblem pr = current;
         for (int s = lo; s < hi; s++) {
-                int n = pr.dim[s];
-                int a0 = pr.aStart[s];
-                int v0 = pr.vStart[s];
-                System.arraycopy(pr.a, a0, h, a0, n * n);
-                if (!DenseOps.cholesky(h, a0, n)) {
-                    throw new IllegalStateException("subsystem " + s + ": its mass matrix is not positive definite"
-                            + " (a body with zero or negative mass or inertia?)");
-                }
-                for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
-                    int c = adj[q] >> 1;
-                    int mask = pairs.sides[adj[q]];
-                    double trace = 0;
-                    for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                        Arrays.fill(unit, v0, v0 + n, 0);
-                        pairs.addRowTransposed(pr, c, mask, r, 1.0, unit);
-                        // unit holds J_r^T; trace += J_r A^-1 J_r^T = |L^-1 J_r^T|^2
-                        DenseOps.forwardSolve(h, a0, n, unit, v0);
-                        for (int d = 0; d < n; d++) {
-                            trace += unit[v0 + d] * unit[v0 + d];
-                        }
-                    }
-                    beta[adj[q]] = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
-                }
-                System.arraycopy(pr.a, a0, h, a0, n * n);
-                for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
-                    addJtJ(pr, adj[q] >> 1, pairs.sides[adj[q]], s, beta[adj[q]]);
-                }
-                if (!DenseOps.cholesky(h, a0, n)) {
-                    throw new IllegalStateException("subsystem " + s + ": A + beta J^T J is not positive definite");
-                }
-                if (n <= EXPLICIT_INVERSE_MAX_DIM) {
-                    // small subsystems (a rigid body: 6): a dense inverse makes each v-step one matvec
-                    // (pile of 1000 spheres: v-step time roughly halved against two triangular solves)
-                    DenseOps.inverse(h, a0, n, hInv, a0, unit, v0);
-                }
+            subsystems.factor(s, kappa, beta, chunk);
         }
     }
 
-    /** (15): v_s = H_s^-1 (b_s + sum J^T (beta z + p)) for subsystems [lo, hi). */
+    /** (15) for subsystems [lo, hi). */
     private void vStep(int lo, int hi, int chunk) {
-        ConstraintProblem pr = current;
         for (int s = lo; s < hi; s++) {
-            int n = pr.dim[s];
-            int v0 = pr.vStart[s];
-            double[] target = n <= EXPLICIT_INVERSE_MAX_DIM ? rhs : pr.v;
-            System.arraycopy(pr.b, v0, target, v0, n);
-            for (int q = adjStart[s]; q < adjStart[s + 1]; q++) {
-                int c = adj[q] >> 1;
-                int k = adj[q] & 1;
-                int mask = pairs.sides[adj[q]];
-                double bs = beta[adj[q]];
-                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    pairs.addRowTransposed(pr, c, mask, r, bs * z[2 * r + k] + pr.p[r], target);
-                }
-            }
-            if (n <= EXPLICIT_INVERSE_MAX_DIM) {
-                DenseOps.multiply(hInv, pr.aStart[s], n, rhs, v0, pr.v, v0);
-            } else {
-                DenseOps.choleskySolve(h, pr.aStart[s], n, pr.v, v0);
-            }
+            subsystems.solve(s, beta, z, chunk);
         }
     }
 
-    /** (13), (14) for constraints [lo, hi); records the chunk's residuals. */
+    /** (13), (14) for the split constraints in [lo, hi); records the chunk's residuals. */
     private void zStep(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
         double rp = 0;
         double rd = 0;
         for (int c = lo; c < hi; c++) {
+            int np = pairs.count[c];
+            if (exact[c] || np == 0) {
+                continue;
+            }
             int r0 = pr.rowStart[c];
             int m = pr.rows[c];
-            int np = pairs.count[c];
             double w = 0;
             for (int k = 0; k < np; k++) {
                 w += 1.0 / beta[2 * c + k];
@@ -307,9 +234,6 @@ public final class SubAdmm implements ConstraintSolver {
                     y += xr;
                 }
                 yHat[r] = y;
-            }
-            if (np == 0) {
-                continue;
             }
             BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
             for (int r = r0; r < r0 + m; r++) {

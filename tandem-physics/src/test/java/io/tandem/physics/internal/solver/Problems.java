@@ -12,13 +12,9 @@ final class Problems {
 
     /** Rigid-body mass matrix diag(m, m, m, ix, iy, iz) into subsystem s (one body per subsystem). */
     static void rigidBody(ConstraintProblem pr, int body, double m, double ix, double iy, double iz) {
-        int s = pr.subsystemOf[body];
-        int n = pr.dim[s];
-        int a0 = pr.aStart[s];
-        int o = pr.offsetInSubsystem[body];
         double[] d = {m, m, m, ix, iy, iz};
         for (int i = 0; i < 6; i++) {
-            pr.a[a0 + (o + i) * n + o + i] = d[i];
+            pr.mass[36 * body + 7 * i] = d[i];
         }
     }
 
@@ -127,13 +123,13 @@ final class Problems {
         int nr = pr.totalRows;
         int n = nv + nr;
         double[][] k = new double[n][n + 1];
-        for (int s = 0; s < pr.subsystems; s++) {
-            int d = pr.dim[s];
-            for (int i = 0; i < d; i++) {
-                for (int j = 0; j < d; j++) {
-                    k[pr.vStart[s] + i][pr.vStart[s] + j] = pr.a[pr.aStart[s] + i * d + j];
+        for (int body = 0; body < pr.bodies; body++) {
+            int o = pr.coord(body);
+            for (int i = 0; i < 6; i++) {
+                for (int j = 0; j < 6; j++) {
+                    k[o + i][o + j] = pr.mass[36 * body + 6 * i + j];
                 }
-                k[pr.vStart[s] + i][n] = pr.b[pr.vStart[s] + i];
+                k[o + i][n] = pr.b[o + i];
             }
         }
         for (int c = 0; c < pr.constraints; c++) {

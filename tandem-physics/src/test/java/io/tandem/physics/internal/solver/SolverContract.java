@@ -105,7 +105,7 @@ abstract class SolverContract {
             ConstraintProblem eq = new ConstraintProblem();
             eq.resetBodies(pr.bodies);
             eq.layout();
-            System.arraycopy(pr.a, 0, eq.a, 0, eq.a.length);
+            System.arraycopy(pr.mass, 0, eq.mass, 0, 36 * pr.bodies);
             System.arraycopy(pr.b, 0, eq.b, 0, eq.b.length);
             List<Integer> active = new ArrayList<>();
             for (int c = 0; c < nc; c++) {

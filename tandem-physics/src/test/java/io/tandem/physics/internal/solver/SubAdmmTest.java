@@ -57,4 +57,146 @@ class SubAdmmTest extends SolverContract {
         s.solve(pr);
         assertThat(s.lastIterations()).isLessThan(100000);
     }
+
+    @Test
+    void chainInOneSubsystem_exactAfterOneIteration() {
+        int links = 50;
+        ConstraintProblem pr = Problems.ballChain(links, 5, new int[links]);
+        double[] exact = Problems.denseKkt(pr);
+        SubAdmm solver = new SubAdmm(60, 4, 0, ParallelLoop.serial());
+        solver.solve(pr);
+        assertThat(solver.lastIterations()).isEqualTo(1);
+        assertThat(solver.lastExactRows()).isEqualTo(3 * links);
+        assertMatchesKkt(pr, exact);
+    }
+
+    @Test
+    void branchedGroupWithLoopAndSpring_matchesDenseKkt() {
+        // a random tree of 14 bodies in one subsystem, plus a joint closing a loop and a compliant
+        // (SOFT) block: exercises the breadth-first order and the envelope's fill
+        int n = 14;
+        java.util.Random rnd = new java.util.Random(9);
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(n);
+        pr.group(new int[n]);
+        pr.layout();
+        for (int i = 0; i < n; i++) {
+            Problems.rigidBody(pr, i, 0.5 + rnd.nextDouble(), 0.01, 0.02, 0.015);
+            for (int d = 0; d < 6; d++) {
+                pr.v[pr.coord(i) + d] = rnd.nextGaussian();
+                pr.b[pr.coord(i) + d] = pr.mass[36 * i + 7 * d] * pr.v[pr.coord(i) + d];
+            }
+        }
+        int[] parent = new int[n];
+        parent[0] = -1;
+        for (int i = 1; i < n; i++) {
+            parent[i] = rnd.nextInt(i);
+        }
+        for (int i = 0; i < n; i++) {
+            joint(pr, ConstraintProblem.HARD, i, parent[i], rnd);
+        }
+        joint(pr, ConstraintProblem.HARD, n - 1, 3, rnd);
+        int r = joint(pr, ConstraintProblem.SOFT, n - 2, 1, rnd);
+        for (int k = 0; k < 3; k++) {
+            pr.gamma[r + k] = 0.3;
+        }
+        double[] exact = softKkt(pr);
+        SubAdmm solver = new SubAdmm(5, 4, 0, ParallelLoop.serial());
+        solver.solve(pr);
+        assertThat(solver.lastIterations()).isEqualTo(1);
+        assertMatchesKkt(pr, exact);
+    }
+
+    @Test
+    void groupWithContact_convergesToSameFixedPointAsSingletons() {
+        // a grouped chain resting a contact on its last link: internal joints exact, the contact split
+        int links = 6;
+        ConstraintProblem grouped = Problems.ballChain(links, 13, new int[links]);
+        ConstraintProblem single = Problems.ballChain(links, 13, null);
+        for (ConstraintProblem pr : new ConstraintProblem[] {grouped, single}) {
+            int r = pr.addBlock(ConstraintProblem.CONTACT, 3, links - 1, -1, 0.4);
+            double[][] dirs = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
+            for (int q = 0; q < 3; q++) {
+                Problems.row(pr.jA, r + q, dirs[q], new double[] {0.05, 0, -0.01});
+                pr.p[r + q] = 0;
+            }
+            pr.e[r] = -5;
+        }
+        new SubAdmm(20000, 4, 1e-13, ParallelLoop.serial()).solve(single);
+        SubAdmm solver = new SubAdmm(20000, 4, 1e-13, ParallelLoop.serial());
+        solver.solve(grouped);
+        assertThat(solver.lastIterations()).isGreaterThan(1);
+        for (int i = 0; i < Problems.totalDim(single); i++) {
+            assertThat(grouped.v[i]).as("v[%d]", i).isCloseTo(single.v[i], org.assertj.core.api.Assertions.within(1e-6 * (1 + Math.abs(single.v[i]))));
+        }
+        int r = grouped.rowStart[grouped.constraints - 1];
+        assertThat(grouped.p[r]).isGreaterThan(0);
+        assertThat(grouped.rowVelocity(r)).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-7));
+    }
+
+    /** A 3-row ball-joint-like block between a and b (b = -1: the world) at random anchors. */
+    private static int joint(ConstraintProblem pr, int kind, int a, int b, java.util.Random rnd) {
+        int r = pr.addBlock(kind, 3, a, b, 0);
+        double[] la = {rnd.nextGaussian() * 0.1, rnd.nextGaussian() * 0.1, rnd.nextGaussian() * 0.1};
+        double[] lb = {rnd.nextGaussian() * 0.1, rnd.nextGaussian() * 0.1, rnd.nextGaussian() * 0.1};
+        for (int k = 0; k < 3; k++) {
+            Problems.row(pr.jA, r + k, Problems.AXES[k], la);
+            if (b >= 0) {
+                double[] neg = {-Problems.AXES[k][0], -Problems.AXES[k][1], -Problems.AXES[k][2]};
+                Problems.row(pr.jB, r + k, neg, lb);
+            }
+            pr.e[r + k] = rnd.nextGaussian() * 0.01;
+            pr.p[r + k] = 0;
+        }
+        return r;
+    }
+
+    /** Dense KKT with compliance: [A -J^T; J Gamma] [v; p] = [b; -e]. */
+    private static double[] softKkt(ConstraintProblem pr) {
+        int nv = Problems.totalDim(pr);
+        ConstraintProblem copy = pr;
+        double[] sol = null;
+        // reuse the hard KKT builder, then add the compliance on the diagonal by a second solve
+        int n = nv + pr.totalRows;
+        double[][] k = new double[n][n + 1];
+        for (int body = 0; body < pr.bodies; body++) {
+            int o = pr.coord(body);
+            for (int i = 0; i < 6; i++) {
+                for (int j = 0; j < 6; j++) {
+                    k[o + i][o + j] = pr.mass[36 * body + 6 * i + j];
+                }
+                k[o + i][n] = pr.b[o + i];
+            }
+        }
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                for (int side = 0; side < 2; side++) {
+                    int body = side == 0 ? pr.bodyA[c] : pr.bodyB[c];
+                    double[] j = side == 0 ? pr.jA : pr.jB;
+                    if (body < 0) {
+                        continue;
+                    }
+                    int o = pr.coord(body);
+                    for (int d = 0; d < 6; d++) {
+                        k[nv + r][o + d] += j[6 * r + d];
+                        k[o + d][nv + r] -= j[6 * r + d];
+                    }
+                }
+                k[nv + r][nv + r] = pr.gamma[r];
+                k[nv + r][n] = -pr.e[r];
+            }
+        }
+        sol = Problems.gauss(k, n);
+        return copy == pr ? sol : null;
+    }
+
+    private static void assertMatchesKkt(ConstraintProblem pr, double[] exact) {
+        int nv = Problems.totalDim(pr);
+        for (int i = 0; i < nv; i++) {
+            assertThat(pr.v[i]).as("v[%d]", i).isCloseTo(exact[i], org.assertj.core.api.Assertions.within(1e-8 * (1 + Math.abs(exact[i]))));
+        }
+        for (int r = 0; r < pr.totalRows; r++) {
+            assertThat(pr.p[r]).as("p[%d]", r).isCloseTo(exact[nv + r], org.assertj.core.api.Assertions.within(1e-8 * (1 + Math.abs(exact[nv + r]))));
+        }
+    }
 }

@@ -1,0 +1,597 @@
+package io.tandem.physics.internal.solver;
+
+import java.util.Arrays;
+
+/*
+ * Implementation notes.
+ *
+ * Subsystems made of rigid bodies: A_i = blockdiag(A_b) over the subsystem's bodies (6 x 6 each).
+ * Every split pair touches one body, so H_i = A_i + sum beta J^T J stays block diagonal and each
+ * H_b is inverted explicitly (6 x 6; one matvec per body and v-step).
+ *
+ * Internal equality rows G (joints inside the group, pins to the world, springs; m rows) are
+ * solved exactly by the Schur complement of the subsystem's KKT system:
+ *
+ *   H v = r + G^T mu,  G v + e + Gamma mu = 0
+ *   =>  v0 = H^-1 r,  (G H^-1 G^T + Gamma) mu = -(G v0 + e),  v = v0 + H^-1 G^T mu.
+ *
+ * S = G H^-1 G^T + Gamma has S_ij != 0 only when rows i and j share a body. The rows are ordered
+ * by a breadth-first numbering of the subsystem's bodies from a least-connected body
+ * (Cuthill-McKee on the body graph), each row keyed by the later of its bodies; with that order
+ * S's envelope (profile) is narrow: for a chain every row reaches back at most to the previous
+ * joint's rows, so the envelope Cholesky costs O(m) (Baraff 1996 gets O(m) for any tree with a
+ * different elimination; the envelope form also takes loops, at the cost of fill). S and its
+ * factor are rebuilt every step, because G and H change with the configuration and the contacts.
+ * A tiny relative regularization 1e-12 S_ii keeps redundant rows (a pinned loop) factorable.
+ */
+
+/**
+ * {@link Subsystems} of rigid bodies with internal equality constraints solved exactly.
+ * Allocates only while the problem grows. Not thread-safe, except that {@link #factor} and
+ * {@link #solve} may run concurrently for different subsystems.
+ */
+final class RigidSubsystems implements Subsystems {
+    static final double REGULARIZATION = 1e-12;
+
+    private ConstraintProblem pr;
+    private Pairs pairs;
+    private boolean[] exact;
+    /** split pairs of each body (CSR): entries 2c + k */
+    private int[] bodyPairStart = new int[0];
+    private int[] bodyPairs = new int[0];
+    private int[] cursor = new int[0];
+    /** A_b^-1, H_b, H_b^-1 per body (36 each) */
+    private double[] aInv = new double[0];
+    private double[] hBlock = new double[0];
+    private double[] hInv = new double[0];
+    private double[] scratch = new double[0];
+    private double[] rhs = new double[0];
+
+    // ---------------------------------------------------------------- internal equality rows
+    /** exact blocks touching each body (CSR) */
+    private int[] bodyBlockStart = new int[0];
+    private int[] bodyBlocks = new int[0];
+    /** per subsystem: first position of its rows in the ordered arrays (subsystems + 1) */
+    private int[] exStart = new int[0];
+    /** ordered exact rows (global row index) */
+    private int[] exRow = new int[0];
+    /** block of each exact row, by position */
+    private int[] exBlock = new int[0];
+    /** envelope: first column (local index) of each ordered row, and its offset in env */
+    private int[] envFirst = new int[0];
+    private int[] envStart = new int[0];
+    /** envelope of S, then its Cholesky factor (diagonal stored as 1 / L_ii) */
+    private double[] env = new double[0];
+    /** H^-1 J^T per (row, pair k) at [6 (2 row + k)], exact rows only */
+    private double[] t = new double[0];
+    /** multipliers by position */
+    private double[] mu = new double[0];
+    /** breadth-first body number inside its subsystem, -1 if unvisited */
+    private int[] bfsIndex = new int[0];
+    private int[] queue = new int[0];
+    private int[] keyStart = new int[0];
+    private int[] bodyMinLocal = new int[0];
+    private int exactRows;
+    /** per body: H_b^-1 has the rigid layout (rigidMultiply applies) */
+    private boolean[] rigidInverse = new boolean[0];
+    /** the exact blocks the current ordering was made for (sameStructure) */
+    private int[] signature = new int[1];
+    private int signatureLength;
+    /** subsystem of each body when the ordering was made */
+    private int[] orderedSubsystem = new int[0];
+
+    @Override
+    public int exactRows() {
+        return exactRows;
+    }
+
+    @Override
+    public int prepare(ConstraintProblem problem, Pairs p, boolean[] exactBlocks, int chunks) {
+        this.pr = problem;
+        this.pairs = p;
+        this.exact = exactBlocks;
+        int nb = pr.bodies;
+        int ns = pr.subsystems;
+        aInv = ConstraintProblem.grow(aInv, 36 * nb);
+        if (rigidInverse.length < nb) {
+            rigidInverse = new boolean[Math.max(nb, 2 * rigidInverse.length)];
+        }
+        hBlock = ConstraintProblem.grow(hBlock, 36 * nb);
+        hInv = ConstraintProblem.grow(hInv, 36 * nb);
+        scratch = ConstraintProblem.grow(scratch, 42 * Math.max(1, chunks));
+        rhs = ConstraintProblem.grow(rhs, pr.b.length);
+        // split pairs and exact blocks of each body (CSR, constraint order)
+        bodyPairStart = ConstraintProblem.grow(bodyPairStart, nb + 1);
+        bodyBlockStart = ConstraintProblem.grow(bodyBlockStart, nb + 1);
+        cursor = ConstraintProblem.grow(cursor, nb + 1);
+        Arrays.fill(bodyPairStart, 0, nb + 1, 0);
+        Arrays.fill(bodyBlockStart, 0, nb + 1, 0);
+        exStart = ConstraintProblem.grow(exStart, ns + 1);
+        Arrays.fill(exStart, 0, ns + 1, 0);
+        int split = 0;
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int b = pairs.body[2 * c + k];
+                if (exact[c]) {
+                    bodyBlockStart[b + 1]++;
+                } else {
+                    bodyPairStart[b + 1]++;
+                    split++;
+                }
+            }
+            if (exact[c]) {
+                exStart[pairs.sub[2 * c] + 1] += pr.rows[c];
+            }
+        }
+        for (int b = 0; b < nb; b++) {
+            bodyPairStart[b + 1] += bodyPairStart[b];
+            bodyBlockStart[b + 1] += bodyBlockStart[b];
+        }
+        for (int s = 0; s < ns; s++) {
+            exStart[s + 1] += exStart[s];
+        }
+        exactRows = exStart[ns];
+        bodyPairs = ConstraintProblem.grow(bodyPairs, bodyPairStart[nb]);
+        bodyBlocks = ConstraintProblem.grow(bodyBlocks, bodyBlockStart[nb]);
+        System.arraycopy(bodyPairStart, 0, cursor, 0, nb);
+        for (int c = 0; c < pr.constraints; c++) {
+            if (!exact[c]) {
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    bodyPairs[cursor[pairs.body[2 * c + k]]++] = 2 * c + k;
+                }
+            }
+        }
+        if (exactRows > 0) {
+            System.arraycopy(bodyBlockStart, 0, cursor, 0, nb);
+            for (int c = 0; c < pr.constraints; c++) {
+                if (exact[c]) {
+                    for (int k = 0; k < pairs.count[c]; k++) {
+                        bodyBlocks[cursor[pairs.body[2 * c + k]]++] = c;
+                    }
+                }
+            }
+            if (!sameStructure(ns)) {
+                orderExactRows(ns, nb);
+            }
+        } else {
+            signatureLength = 0;
+        }
+        t = ConstraintProblem.grow(t, 12 * pr.totalRows);
+        mu = ConstraintProblem.grow(mu, exactRows);
+        return split;
+    }
+
+    /**
+     * Whether the exact blocks (index, first row, bodies, subsystem) are those of the last
+     * ordering, so it still holds (the usual case: joints are the same every step); records them.
+     */
+    private boolean sameStructure(int ns) {
+        int need = 4 * pr.constraints + 1;
+        if (signature.length < need) {
+            signature = Arrays.copyOf(signature, Math.max(need, 2 * signature.length));
+        }
+        boolean same = signature[0] == ns;
+        signature[0] = ns;
+        int n = 1;
+        for (int c = 0; c < pr.constraints; c++) {
+            if (!exact[c]) {
+                continue;
+            }
+            int b0 = pairs.body[2 * c];
+            int b1 = pairs.count[c] == 2 ? pairs.body[2 * c + 1] : -1;
+            same = same && n + 4 <= signatureLength && signature[n] == c && signature[n + 1] == pr.rowStart[c]
+                    && signature[n + 2] == b0 && signature[n + 3] == b1 && sameSubsystem(b0);
+            signature[n] = c;
+            signature[n + 1] = pr.rowStart[c];
+            signature[n + 2] = b0;
+            signature[n + 3] = b1;
+            n += 4;
+        }
+        same = same && n == signatureLength;
+        signatureLength = n;
+        return same;
+    }
+
+    private boolean sameSubsystem(int body) {
+        return orderedSubsystem[body] == pr.subsystemOf[body];
+    }
+
+    /** Orders each subsystem's exact rows (bodies numbered breadth first) and lays out S's envelope. */
+    private void orderExactRows(int ns, int nb) {
+        bfsIndex = ConstraintProblem.grow(bfsIndex, nb);
+        queue = ConstraintProblem.grow(queue, nb);
+        keyStart = ConstraintProblem.grow(keyStart, nb + 1);
+        bodyMinLocal = ConstraintProblem.grow(bodyMinLocal, nb);
+        exRow = ConstraintProblem.grow(exRow, exactRows);
+        exBlock = ConstraintProblem.grow(exBlock, exactRows);
+        envFirst = ConstraintProblem.grow(envFirst, exactRows);
+        envStart = ConstraintProblem.grow(envStart, exactRows + 1);
+        orderedSubsystem = ConstraintProblem.grow(orderedSubsystem, nb);
+        System.arraycopy(pr.subsystemOf, 0, orderedSubsystem, 0, nb);
+        Arrays.fill(bfsIndex, 0, nb, -1);
+        Arrays.fill(bodyMinLocal, 0, nb, Integer.MAX_VALUE);
+        for (int s = 0; s < ns; s++) {
+            if (exStart[s + 1] == exStart[s]) {
+                continue;
+            }
+            int q0 = pr.subsystemBodyStart[s];
+            int q1 = pr.subsystemBodyStart[s + 1];
+            // breadth-first numbering from a least-connected body, then the other components
+            int start = -1;
+            for (int q = q0; q < q1; q++) {
+                int b = pr.subsystemBodies[q];
+                int deg = bodyBlockStart[b + 1] - bodyBlockStart[b];
+                if (deg > 0 && (start < 0 || deg < bodyBlockStart[start + 1] - bodyBlockStart[start])) {
+                    start = b;
+                }
+            }
+            int numbered = 0;
+            int head = q0;
+            int tail = q0;
+            for (int q = q0 - 1; q < q1; q++) {
+                int root = q < q0 ? start : pr.subsystemBodies[q];
+                if (bfsIndex[root] >= 0 || bodyBlockStart[root + 1] == bodyBlockStart[root]) {
+                    continue;
+                }
+                bfsIndex[root] = numbered++;
+                queue[tail++] = root;
+                while (head < tail) {
+                    int b = queue[head++];
+                    for (int e = bodyBlockStart[b]; e < bodyBlockStart[b + 1]; e++) {
+                        int c = bodyBlocks[e];
+                        for (int k = 0; k < pairs.count[c]; k++) {
+                            int other = pairs.body[2 * c + k];
+                            if (bfsIndex[other] < 0) {
+                                bfsIndex[other] = numbered++;
+                                queue[tail++] = other;
+                            }
+                        }
+                    }
+                }
+            }
+            // counting sort of the rows by key = the later body of their block
+            Arrays.fill(keyStart, q0, q0 + numbered + 1, 0);
+            for (int q = q0; q < q0 + numbered; q++) {
+                int b = queue[q];
+                for (int e = bodyBlockStart[b]; e < bodyBlockStart[b + 1]; e++) {
+                    int c = bodyBlocks[e];
+                    if (key(c) == bfsIndex[b]) {
+                        keyStart[q0 + bfsIndex[b] + 1] += pr.rows[c];
+                    }
+                }
+            }
+            keyStart[q0] = exStart[s];
+            for (int k = 0; k < numbered; k++) {
+                keyStart[q0 + k + 1] += keyStart[q0 + k];
+            }
+            for (int q = q0; q < q0 + numbered; q++) {
+                int b = queue[q];
+                for (int e = bodyBlockStart[b]; e < bodyBlockStart[b + 1]; e++) {
+                    int c = bodyBlocks[e];
+                    if (key(c) == bfsIndex[b]) {
+                        int pos = keyStart[q0 + bfsIndex[b]];
+                        for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                            exRow[pos] = r;
+                            exBlock[pos] = c;
+                            pos++;
+                        }
+                        keyStart[q0 + bfsIndex[b]] = pos;
+                    }
+                }
+            }
+            // envelope: a row reaches back to the first row of any of its bodies
+            int base = exStart[s];
+            for (int i = base; i < exStart[s + 1]; i++) {
+                int c = exBlock[i];
+                int first = i - base;
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    int b = pairs.body[2 * c + k];
+                    if (bodyMinLocal[b] == Integer.MAX_VALUE) {
+                        bodyMinLocal[b] = i - base;
+                    }
+                    first = Math.min(first, bodyMinLocal[b]);
+                }
+                envFirst[i] = first;
+            }
+            for (int q = q0; q < q0 + numbered; q++) {
+                bfsIndex[queue[q]] = -1;
+                bodyMinLocal[queue[q]] = Integer.MAX_VALUE;
+            }
+        }
+        int total = 0;
+        for (int s = 0; s < ns; s++) {
+            for (int i = exStart[s]; i < exStart[s + 1]; i++) {
+                envStart[i] = total;
+                total += i - exStart[s] - envFirst[i] + 1;
+            }
+        }
+        envStart[exactRows] = total;
+        env = ConstraintProblem.grow(env, total);
+    }
+
+    /** Breadth-first number of block c's later body (bfsIndex must be set for its subsystem). */
+    private int key(int c) {
+        int k = bfsIndex[pairs.body[2 * c]];
+        if (pairs.count[c] == 2) {
+            k = Math.max(k, bfsIndex[pairs.body[2 * c + 1]]);
+        }
+        return k;
+    }
+
+    @Override
+    public void factor(int s, double kappa, double[] beta, int chunk) {
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            int b36 = 36 * b;
+            int layout = invertMass(pr.mass, b36, aInv, chunk);
+            if (layout < 0) {
+                throw new IllegalStateException("body " + b + " (subsystem " + s + "): its mass matrix is not"
+                        + " positive definite (zero or negative mass or inertia?)");
+            }
+            if (bodyPairStart[b] == bodyPairStart[b + 1]) {
+                // no split pairs: H_b = A_b
+                System.arraycopy(aInv, b36, hInv, b36, 36);
+                rigidInverse[b] = layout == 1;
+                continue;
+            }
+            rigidInverse[b] = false;
+            System.arraycopy(pr.mass, b36, hBlock, b36, 36);
+            for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
+                int pair = bodyPairs[e];
+                int c = pair >> 1;
+                double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
+                // beta = kappa x the pair's effective mass: rows / tr(J A^-1 J^T)
+                double trace = 0;
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    trace += quadratic(aInv, b36, jac, 6 * r);
+                }
+                double bs = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
+                beta[pair] = bs;
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    int j = 6 * r;
+                    for (int d = 0; d < 6; d++) {
+                        double jd = bs * jac[j + d];
+                        if (jd != 0) {
+                            for (int f = 0; f < 6; f++) {
+                                hBlock[b36 + 6 * d + f] += jd * jac[j + f];
+                            }
+                        }
+                    }
+                }
+            }
+            if (!DenseOps.invertSpd(hBlock, b36, 6, hInv, b36, scratch, 42 * chunk)) {
+                throw new IllegalStateException("body " + b + " (subsystem " + s + "): A + beta J^T J is not positive definite");
+            }
+        }
+        if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
+            factorInternal(s);
+        }
+    }
+
+    /** T = H^-1 G^T, S = G T + Gamma in the envelope, and its Cholesky factor. */
+    private void factorInternal(int s) {
+        int base = exStart[s];
+        int end = exStart[s + 1];
+        for (int i = base; i < end; i++) {
+            int r = exRow[i];
+            int c = exBlock[i];
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int pair = 2 * c + k;
+                double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
+                int body = pairs.body[pair];
+                if (rigidInverse[body]) {
+                    rigidMultiply(hInv, 36 * body, jac, 6 * r, t, 6 * (2 * r + k));
+                } else {
+                    DenseOps.multiply(hInv, 36 * body, 6, jac, 6 * r, t, 6 * (2 * r + k));
+                }
+            }
+        }
+        for (int i = base; i < end; i++) {
+            int ri = exRow[i];
+            int ci = exBlock[i];
+            int li = i - base;
+            int e0 = envStart[i] - envFirst[i];
+            for (int lj = envFirst[i]; lj <= li; lj++) {
+                int j = base + lj;
+                int rj = exRow[j];
+                int cj = exBlock[j];
+                double sij = 0;
+                for (int k = 0; k < pairs.count[ci]; k++) {
+                    int bi = pairs.body[2 * ci + k];
+                    double[] jac = pairs.sides[2 * ci + k] == 1 ? pr.jA : pr.jB;
+                    for (int kk = 0; kk < pairs.count[cj]; kk++) {
+                        if (pairs.body[2 * cj + kk] == bi) {
+                            sij += ConstraintProblem.dot6(jac, 6 * ri, t, 6 * (2 * rj + kk));
+                        }
+                    }
+                }
+                env[e0 + lj] = sij;
+            }
+            double d = env[e0 + li];
+            env[e0 + li] = d + pr.gamma[ri] + REGULARIZATION * d;
+        }
+        // envelope Cholesky, in place: L_ij for first_i <= j < i, 1 / L_ii on the diagonal
+        for (int i = base; i < end; i++) {
+            int li = i - base;
+            int fi = envFirst[i];
+            int ei = envStart[i] - fi;
+            for (int lj = fi; lj < li; lj++) {
+                int j = base + lj;
+                int fj = envFirst[j];
+                int ej = envStart[j] - fj;
+                double sum = env[ei + lj];
+                for (int k = Math.max(fi, fj); k < lj; k++) {
+                    sum -= env[ei + k] * env[ej + k];
+                }
+                env[ei + lj] = sum * env[ej + lj];
+            }
+            double d = env[ei + li];
+            for (int k = fi; k < li; k++) {
+                d -= env[ei + k] * env[ei + k];
+            }
+            if (!(d > 0)) {
+                throw new IllegalStateException("subsystem " + s + ": its joint rows are degenerate (row "
+                        + exRow[i] + " depends on the others and has no compliance)");
+            }
+            env[ei + li] = 1.0 / Math.sqrt(d);
+        }
+    }
+
+    @Override
+    public void solve(int s, double[] beta, double[] z, int chunk) {
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            int o = pr.coord(b);
+            System.arraycopy(pr.b, o, rhs, o, 6);
+            for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
+                int pair = bodyPairs[e];
+                int c = pair >> 1;
+                int k = pair & 1;
+                double bs = beta[pair];
+                double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    double f = bs * z[2 * r + k] + pr.p[r];
+                    int j = 6 * r;
+                    for (int d = 0; d < 6; d++) {
+                        rhs[o + d] += jac[j + d] * f;
+                    }
+                }
+            }
+            DenseOps.multiply(hInv, 36 * b, 6, rhs, o, pr.v, o);
+        }
+        if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
+            enforceInternal(s);
+        }
+    }
+
+    /** mu = -S^-1 (G v0 + e), then v += T mu; writes mu as the rows' impulses. */
+    private void enforceInternal(int s) {
+        int base = exStart[s];
+        int end = exStart[s + 1];
+        // forward: L y = -(G v0 + e)
+        for (int i = base; i < end; i++) {
+            int r = exRow[i];
+            int c = exBlock[i];
+            double g = pr.e[r];
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int pair = 2 * c + k;
+                double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
+                g += ConstraintProblem.dot6(jac, 6 * r, pr.v, pairs.coord[2 * c + pairs.sides[pair] - 1]);
+            }
+            int li = i - base;
+            int ei = envStart[i] - envFirst[i];
+            double sum = -g;
+            for (int k = envFirst[i]; k < li; k++) {
+                sum -= env[ei + k] * mu[base + k];
+            }
+            mu[i] = sum * env[ei + li];
+        }
+        // backward: L^T mu = y
+        for (int i = end - 1; i >= base; i--) {
+            int li = i - base;
+            int ei = envStart[i] - envFirst[i];
+            double x = mu[i] * env[ei + li];
+            mu[i] = x;
+            for (int k = envFirst[i]; k < li; k++) {
+                mu[base + k] -= env[ei + k] * x;
+            }
+        }
+        for (int i = base; i < end; i++) {
+            int r = exRow[i];
+            int c = exBlock[i];
+            double m = mu[i];
+            pr.p[r] = m;
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int o = pairs.coord[2 * c + pairs.sides[2 * c + k] - 1];
+                int t0 = 6 * (2 * r + k);
+                for (int d = 0; d < 6; d++) {
+                    pr.v[o + d] += t[t0 + d] * m;
+                }
+            }
+        }
+    }
+
+    /**
+     * A_b^-1 into {@code out[o..]}: closed form for a rigid body's diag(m I, I_w) (the common case:
+     * a sixth of the general inverse's cost), the general SPD inverse otherwise.
+     *
+     * @return 1 for the rigid layout, 0 for a general matrix, -1 if not positive definite
+     */
+    private int invertMass(double[] a, int o, double[] out, int chunk) {
+        // rigid layout: the linear block m I, no coupling between linear and angular
+        boolean rigid = a[o] > 0;
+        for (int i = 0; i < 3 && rigid; i++) {
+            for (int j = 0; j < 6; j++) {
+                double lin = a[o + 6 * i + j];
+                double mirrored = a[o + 6 * j + i];
+                if (j == i ? lin != a[o] : lin != 0 || mirrored != 0) {
+                    rigid = false;
+                    break;
+                }
+            }
+        }
+        if (!rigid) {
+            return DenseOps.invertSpd(a, o, 6, out, o, scratch, 42 * chunk) ? 0 : -1;
+        }
+        java.util.Arrays.fill(out, o, o + 36, 0);
+        double im = 1.0 / a[o];
+        out[o] = im;
+        out[o + 7] = im;
+        out[o + 14] = im;
+        // 3 x 3 inertia block by its adjugate
+        double a00 = a[o + 21];
+        double a01 = a[o + 22];
+        double a02 = a[o + 23];
+        double a10 = a[o + 27];
+        double a11 = a[o + 28];
+        double a12 = a[o + 29];
+        double a20 = a[o + 33];
+        double a21 = a[o + 34];
+        double a22 = a[o + 35];
+        double c00 = a11 * a22 - a12 * a21;
+        double c01 = a02 * a21 - a01 * a22;
+        double c02 = a01 * a12 - a02 * a11;
+        double det = a00 * c00 + a10 * c01 + a20 * c02;
+        if (!(det > 0) || !(a00 > 0) || !(a00 * a11 - a01 * a10 > 0)) {
+            return -1;
+        }
+        double id = 1.0 / det;
+        out[o + 21] = c00 * id;
+        out[o + 22] = c01 * id;
+        out[o + 23] = c02 * id;
+        out[o + 27] = (a12 * a20 - a10 * a22) * id;
+        out[o + 28] = (a00 * a22 - a02 * a20) * id;
+        out[o + 29] = (a02 * a10 - a00 * a12) * id;
+        out[o + 33] = (a10 * a21 - a11 * a20) * id;
+        out[o + 34] = (a01 * a20 - a00 * a21) * id;
+        out[o + 35] = (a00 * a11 - a01 * a10) * id;
+        return 1;
+    }
+
+    /** y = M x for a block of the rigid layout (diagonal linear part, no coupling). */
+    private static void rigidMultiply(double[] m, int mo, double[] x, int xo, double[] y, int yo) {
+        double im = m[mo];
+        y[yo] = im * x[xo];
+        y[yo + 1] = im * x[xo + 1];
+        y[yo + 2] = im * x[xo + 2];
+        double x3 = x[xo + 3];
+        double x4 = x[xo + 4];
+        double x5 = x[xo + 5];
+        y[yo + 3] = m[mo + 21] * x3 + m[mo + 22] * x4 + m[mo + 23] * x5;
+        y[yo + 4] = m[mo + 27] * x3 + m[mo + 28] * x4 + m[mo + 29] * x5;
+        y[yo + 5] = m[mo + 33] * x3 + m[mo + 34] * x4 + m[mo + 35] * x5;
+    }
+
+    /** j A j^T for the 6 x 6 block at {@code a[ao..]} and the row at {@code j[jo..jo+6)}. */
+    static double quadratic(double[] a, int ao, double[] j, int jo) {
+        double s = 0;
+        for (int d = 0; d < 6; d++) {
+            double row = 0;
+            for (int f = 0; f < 6; f++) {
+                row += a[ao + 6 * d + f] * j[jo + f];
+            }
+            s += j[jo + d] * row;
+        }
+        return s;
+    }
+}

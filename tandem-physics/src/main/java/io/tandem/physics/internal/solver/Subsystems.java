@@ -1,0 +1,46 @@
+package io.tandem.physics.internal.solver;
+
+/**
+ * The subsystems S_i of a step's problem, as Subsystem-ADMM sees them (shared/specs/physics.md
+ * 1.3 (c), (d)): each owns its coordinates, its matrix A_i, the factorization of
+ * H_i = A_i + sum_c beta_ci J_ci^T J_ci over its split constraint pairs, the Jacobian blocks of
+ * the constraints that touch it, and the equality constraints internal to it, which its solve
+ * satisfies exactly. Subsystems are independent of each other, so {@link #factor} and
+ * {@link #solve} run in parallel over subsystems; each call touches only its own subsystem's data.
+ *
+ * <p>Implemented by {@link RigidSubsystems} (groups of rigid bodies joined by joints). Articulated
+ * robots in reduced coordinates and FEM blocks are further implementations of the same three
+ * operations. Implementations allocate only in {@link #prepare}, and only while the problem grows.
+ */
+interface Subsystems {
+    /**
+     * Reads the problem's structure (serial): which pairs each subsystem owns and the layout of its
+     * internal equality rows.
+     *
+     * @param pr     the problem
+     * @param pairs  its (constraint, side) pairs
+     * @param exact  per block: solved inside its subsystem (an internal equality)
+     * @param chunks parallel chunks the later calls will use (scratch per chunk)
+     * @return the number of split pairs (0: one v-step solves the problem)
+     */
+    int prepare(ConstraintProblem pr, Pairs pairs, boolean[] exact, int chunks);
+
+    /**
+     * Chooses the penalties of subsystem {@code s}'s split pairs (kappa times the pair's effective
+     * mass) into {@code beta[2c + k]} and factorizes H_s and its internal rows.
+     *
+     * @throws IllegalStateException if a matrix is not positive definite (names the body)
+     */
+    void factor(int s, double kappa, double[] beta, int chunk);
+
+    /**
+     * (15): v_s from b_s + sum_c J_cs^T (beta z_cs + p_c) over the split pairs, with the internal
+     * equality rows exact (their impulses are written to the problem's p).
+     *
+     * @param z split variables at [2 row + k]
+     */
+    void solve(int s, double[] beta, double[] z, int chunk);
+
+    /** @return equality rows solved inside subsystems in the current problem */
+    int exactRows();
+}
