@@ -117,7 +117,10 @@ final class Problems {
         return pr;
     }
 
-    /** Exact dense KKT solve for hard constraints only: returns {v; p}. */
+    /**
+     * Exact dense KKT solve for equality constraints, [A -J^T; J Gamma] [v; p] = [b; -e] (HARD rows
+     * have Gamma = 0, SOFT rows their compliance): returns {v; p}.
+     */
     static double[] denseKkt(ConstraintProblem pr) {
         int nv = pr.b.length == 0 ? 0 : totalDim(pr);
         int nr = pr.totalRows;
@@ -146,6 +149,7 @@ final class Problems {
                         k[o + d][nv + r] -= j[6 * r + d];
                     }
                 }
+                k[nv + r][nv + r] = pr.gamma[r];
                 k[nv + r][n] = -pr.e[r];
             }
         }

@@ -100,7 +100,7 @@ class SubAdmmTest extends SolverContract {
         for (int k = 0; k < 3; k++) {
             pr.gamma[r + k] = 0.3;
         }
-        double[] exact = softKkt(pr);
+        double[] exact = Problems.denseKkt(pr);
         SubAdmm solver = new SubAdmm(5, 4, 0, ParallelLoop.serial());
         solver.solve(pr);
         assertThat(solver.lastIterations()).isEqualTo(1);
@@ -149,45 +149,6 @@ class SubAdmmTest extends SolverContract {
             pr.p[r + k] = 0;
         }
         return r;
-    }
-
-    /** Dense KKT with compliance: [A -J^T; J Gamma] [v; p] = [b; -e]. */
-    private static double[] softKkt(ConstraintProblem pr) {
-        int nv = Problems.totalDim(pr);
-        ConstraintProblem copy = pr;
-        double[] sol = null;
-        // reuse the hard KKT builder, then add the compliance on the diagonal by a second solve
-        int n = nv + pr.totalRows;
-        double[][] k = new double[n][n + 1];
-        for (int body = 0; body < pr.bodies; body++) {
-            int o = pr.coord(body);
-            for (int i = 0; i < 6; i++) {
-                for (int j = 0; j < 6; j++) {
-                    k[o + i][o + j] = pr.mass[36 * body + 6 * i + j];
-                }
-                k[o + i][n] = pr.b[o + i];
-            }
-        }
-        for (int c = 0; c < pr.constraints; c++) {
-            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                for (int side = 0; side < 2; side++) {
-                    int body = side == 0 ? pr.bodyA[c] : pr.bodyB[c];
-                    double[] j = side == 0 ? pr.jA : pr.jB;
-                    if (body < 0) {
-                        continue;
-                    }
-                    int o = pr.coord(body);
-                    for (int d = 0; d < 6; d++) {
-                        k[nv + r][o + d] += j[6 * r + d];
-                        k[o + d][nv + r] -= j[6 * r + d];
-                    }
-                }
-                k[nv + r][nv + r] = pr.gamma[r];
-                k[nv + r][n] = -pr.e[r];
-            }
-        }
-        sol = Problems.gauss(k, n);
-        return copy == pr ? sol : null;
     }
 
     private static void assertMatchesKkt(ConstraintProblem pr, double[] exact) {
