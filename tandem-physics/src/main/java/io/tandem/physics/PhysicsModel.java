@@ -428,8 +428,12 @@ public final class PhysicsModel {
         }
 
         /**
-         * Puts this body in a caller-chosen subsystem (SubADMM solves each subsystem's coupled
-         * dynamics exactly); bodies default to one subsystem each.
+         * Puts this body in a caller-chosen subsystem; bodies default to one subsystem each.
+         * SubADMM solves the joints inside a subsystem (between two of its bodies, or one of them
+         * and the world or a static or kinematic body) exactly, with a sparse direct solve, and
+         * projects them back onto their positions every step; only constraints between
+         * subsystems and contacts are split. Group what is stiffly jointed (a chain, a cable, a
+         * robot); the other solvers ignore subsystems.
          *
          * @param group subsystem id, at least 0; bodies with the same id share a subsystem
          * @return this
