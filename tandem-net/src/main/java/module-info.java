@@ -6,4 +6,6 @@ module io.tandem.net {
     requires org.jgroups;
 
     exports io.tandem.net;
+
+    provides io.tandem.cosim.spi.Transport with io.tandem.net.AeronTransport;
 }
