@@ -1,0 +1,229 @@
+package io.tandem.net;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Configuration of the networked transport, for registries and participants. Built by
+ * {@link #builder()} (validated at {@link Builder#build()}) or read from system properties by
+ * {@link #fromSystemProperties()}; immutable afterwards.
+ *
+ * @param bindAddress            address the JGroups member binds to; null picks loopback for a
+ *                               loopback registry and the registry's host address otherwise
+ * @param registryTimeoutMs      how long joining waits for the registry (discovery, each join step)
+ *                               before failing with an error naming the URI, ms
+ * @param termLength             Aeron term length of each participant's publication, bytes (power
+ *                               of two, 64 KiB .. 1 GiB); messages above an eighth of it are sent in
+ *                               chunks
+ * @param idle                   how the per-participant polling thread idles
+ * @param registryDirectory      parent directory of the registries' media-driver directories; null
+ *                               picks {@code /dev/shm/tandem-USER} where it exists, else
+ *                               {@code java.io.tmpdir/tandem-USER}
+ * @param failureTimeoutMs       JGroups FD_ALL3 timeout: a member silent this long is suspected, ms
+ * @param heartbeatIntervalMs    JGroups FD_ALL3 heartbeat interval, ms
+ * @param verifySuspectTimeoutMs JGroups VERIFY_SUSPECT2 timeout before a suspect is excluded, ms
+ * @param clientTimeoutMs        media driver's client liveness timeout: how long a crashed
+ *                               participant's publication and subscription are kept, ms
+ */
+public record NetConfig(
+        String bindAddress,
+        long registryTimeoutMs,
+        int termLength,
+        Idle idle,
+        Path registryDirectory,
+        long failureTimeoutMs,
+        long heartbeatIntervalMs,
+        long verifySuspectTimeoutMs,
+        long clientTimeoutMs) {
+
+    /** How a polling thread waits when there is nothing to do. */
+    public enum Idle {
+        /** Agrona's back-off: spin, yield, then park up to {@link #BACKOFF_MAX_PARK_NS}; the default */
+        BACKOFF,
+        /** spin, then yield; never parks (a core each while idle, low latency) */
+        YIELDING,
+        /** busy-spin (a core each, lowest latency; only with a core per participant) */
+        BUSY_SPIN
+    }
+
+    /** the back-off idle strategy's longest park, ns */
+    public static final long BACKOFF_MAX_PARK_NS = 1_000_000;
+
+    /** system property: {@link #bindAddress()} */
+    public static final String BIND_ADDRESS_PROP_NAME = "tandem.net.bind.address";
+    /** system property: {@link #registryTimeoutMs()} */
+    public static final String REGISTRY_TIMEOUT_PROP_NAME = "tandem.net.registry.timeout.ms";
+    /** default {@link #registryTimeoutMs()} */
+    public static final long DEFAULT_REGISTRY_TIMEOUT_MS = 5_000;
+    /** system property: {@link #termLength()} */
+    public static final String TERM_LENGTH_PROP_NAME = "tandem.net.term.length";
+    /** default {@link #termLength()}: 1 MiB, so messages up to 128 KiB go in one Aeron message */
+    public static final int DEFAULT_TERM_LENGTH = 1 << 20;
+    /** system property: {@link #idle()} (backoff, yielding, busy-spin) */
+    public static final String IDLE_PROP_NAME = "tandem.net.idle";
+    /** system property: {@link #registryDirectory()} */
+    public static final String DIR_PROP_NAME = "tandem.net.dir";
+    /** system property: {@link #failureTimeoutMs()} */
+    public static final String FAILURE_TIMEOUT_PROP_NAME = "tandem.net.failure.timeout.ms";
+    /** default {@link #failureTimeoutMs()}: with the defaults below a silent member is excluded in under 1 s */
+    public static final long DEFAULT_FAILURE_TIMEOUT_MS = 700;
+    /** system property: {@link #heartbeatIntervalMs()} */
+    public static final String HEARTBEAT_INTERVAL_PROP_NAME = "tandem.net.heartbeat.interval.ms";
+    /** default {@link #heartbeatIntervalMs()} */
+    public static final long DEFAULT_HEARTBEAT_INTERVAL_MS = 100;
+    /** system property: {@link #verifySuspectTimeoutMs()} */
+    public static final String VERIFY_SUSPECT_TIMEOUT_PROP_NAME = "tandem.net.verify.suspect.timeout.ms";
+    /** default {@link #verifySuspectTimeoutMs()} */
+    public static final long DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS = 100;
+    /** system property: {@link #clientTimeoutMs()} */
+    public static final String CLIENT_TIMEOUT_PROP_NAME = "tandem.net.client.timeout.ms";
+    /** default {@link #clientTimeoutMs()} */
+    public static final long DEFAULT_CLIENT_TIMEOUT_MS = 5_000;
+
+    /** Validates (see {@link Builder#build()}). */
+    public NetConfig {
+        if (registryTimeoutMs <= 0) {
+            throw new IllegalArgumentException("registry timeout must be > 0 ms, got " + registryTimeoutMs);
+        }
+        if (termLength < 64 * 1024 || termLength > 1 << 30 || Integer.bitCount(termLength) != 1) {
+            throw new IllegalArgumentException("term length must be a power of two from 64 KiB to 1 GiB, got " + termLength);
+        }
+        if (idle == null) {
+            throw new IllegalArgumentException("idle strategy must not be null");
+        }
+        if (heartbeatIntervalMs <= 0 || failureTimeoutMs < 2 * heartbeatIntervalMs) {
+            throw new IllegalArgumentException("failure timeout (" + failureTimeoutMs
+                    + " ms) must be at least twice the heartbeat interval (" + heartbeatIntervalMs + " ms), both > 0");
+        }
+        if (verifySuspectTimeoutMs <= 0 || clientTimeoutMs <= 0) {
+            throw new IllegalArgumentException("verify-suspect and client timeouts must be > 0 ms");
+        }
+    }
+
+    /** @return a builder with the defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * @return the defaults, overridden by the {@code tandem.net.*} system properties
+     * @throws IllegalArgumentException if a property holds an invalid value (names the property)
+     */
+    public static NetConfig fromSystemProperties() {
+        Builder b = builder();
+        String bind = System.getProperty(BIND_ADDRESS_PROP_NAME);
+        if (bind != null && !bind.isBlank()) {
+            b.bindAddress(bind.trim());
+        }
+        b.registryTimeoutMs(longProp(REGISTRY_TIMEOUT_PROP_NAME, DEFAULT_REGISTRY_TIMEOUT_MS));
+        b.termLength((int) longProp(TERM_LENGTH_PROP_NAME, DEFAULT_TERM_LENGTH));
+        String idle = System.getProperty(IDLE_PROP_NAME);
+        if (idle != null && !idle.isBlank()) {
+            try {
+                b.idle(Idle.valueOf(idle.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(IDLE_PROP_NAME + " must be backoff, yielding or busy-spin, got '" + idle + "'", e);
+            }
+        }
+        String dir = System.getProperty(DIR_PROP_NAME);
+        if (dir != null && !dir.isBlank()) {
+            b.registryDirectory(Path.of(dir.trim()));
+        }
+        b.failureTimeoutMs(longProp(FAILURE_TIMEOUT_PROP_NAME, DEFAULT_FAILURE_TIMEOUT_MS));
+        b.heartbeatIntervalMs(longProp(HEARTBEAT_INTERVAL_PROP_NAME, DEFAULT_HEARTBEAT_INTERVAL_MS));
+        b.verifySuspectTimeoutMs(longProp(VERIFY_SUSPECT_TIMEOUT_PROP_NAME, DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS));
+        b.clientTimeoutMs(longProp(CLIENT_TIMEOUT_PROP_NAME, DEFAULT_CLIENT_TIMEOUT_MS));
+        return b.build();
+    }
+
+    private static long longProp(String name, long dflt) {
+        String v = System.getProperty(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("system property " + name + " must be an integer, got '" + v + "'", e);
+        }
+    }
+
+    /** Builds a {@link NetConfig}; not thread-safe. */
+    public static final class Builder {
+        private String bindAddress;
+        private long registryTimeoutMs = DEFAULT_REGISTRY_TIMEOUT_MS;
+        private int termLength = DEFAULT_TERM_LENGTH;
+        private Idle idle = Idle.BACKOFF;
+        private Path registryDirectory;
+        private long failureTimeoutMs = DEFAULT_FAILURE_TIMEOUT_MS;
+        private long heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
+        private long verifySuspectTimeoutMs = DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS;
+        private long clientTimeoutMs = DEFAULT_CLIENT_TIMEOUT_MS;
+
+        private Builder() {
+        }
+
+        /** @param v see {@link NetConfig#bindAddress()} @return this */
+        public Builder bindAddress(String v) {
+            bindAddress = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#registryTimeoutMs()} @return this */
+        public Builder registryTimeoutMs(long v) {
+            registryTimeoutMs = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#termLength()} @return this */
+        public Builder termLength(int v) {
+            termLength = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#idle()} @return this */
+        public Builder idle(Idle v) {
+            idle = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#registryDirectory()} @return this */
+        public Builder registryDirectory(Path v) {
+            registryDirectory = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#failureTimeoutMs()} @return this */
+        public Builder failureTimeoutMs(long v) {
+            failureTimeoutMs = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#heartbeatIntervalMs()} @return this */
+        public Builder heartbeatIntervalMs(long v) {
+            heartbeatIntervalMs = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#verifySuspectTimeoutMs()} @return this */
+        public Builder verifySuspectTimeoutMs(long v) {
+            verifySuspectTimeoutMs = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#clientTimeoutMs()} @return this */
+        public Builder clientTimeoutMs(long v) {
+            clientTimeoutMs = v;
+            return this;
+        }
+
+        /**
+         * @return the configuration
+         * @throws IllegalArgumentException if a value is out of range (names it)
+         */
+        public NetConfig build() {
+            return new NetConfig(bindAddress, registryTimeoutMs, termLength, idle, registryDirectory, failureTimeoutMs,
+                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.tandem.net.internal;
+
+import io.tandem.net.MalformedFrameException;
+import io.tandem.net.internal.ControlMessage.JoinCommit;
+import io.tandem.net.internal.ControlMessage.JoinRejected;
+import io.tandem.net.internal.ControlMessage.JoinRequest;
+import io.tandem.net.internal.ControlMessage.JoinReserved;
+import io.tandem.net.internal.ControlMessage.LeaveRequest;
+import io.tandem.net.internal.ControlMessage.MemberInfo;
+import io.tandem.net.internal.ControlMessage.MemberJoined;
+import io.tandem.net.internal.ControlMessage.MemberLeft;
+import io.tandem.net.internal.ControlMessage.RejectReason;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/*
+ * Control-plane bodies (after the 8-byte header), version 1:
+ *
+ *   MemberInfo    int32 peerId, string participantName, string channel, int32 streamId, int32 sessionId
+ *   JoinRequest   int64 nonce, string simulation, string participant
+ *   JoinReserved  int64 nonce, string simulation, string aeronDirectory, MemberInfo self,
+ *                 int32 n, n x MemberInfo
+ *   JoinRejected  int64 nonce, string simulation, int32 reason (1 name taken, 2 version, 3 other),
+ *                 string message
+ *   JoinCommit    string simulation, int32 peerId
+ *   MemberJoined  string simulation, MemberInfo
+ *   LeaveRequest  string simulation, int32 peerId, int64 endPosition
+ *   MemberLeft    string simulation, int32 peerId, string participant, bool connectionLost,
+ *                 int64 endPosition
+ */
+
+/** Encodes and decodes control-plane frames (JGroups payloads). Stateless; allocates (never per step). */
+final class ControlCodec {
+    private ControlCodec() {
+    }
+
+    /**
+     * @param version protocol version to write
+     * @param m       the message (not modified)
+     * @return the frame as a new array
+     */
+    static byte[] encode(int version, ControlMessage m) {
+        ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(128);
+        FrameWriter w = new FrameWriter().wrap(buffer, 0);
+        if (m instanceof JoinRequest r) {
+            w.header(version, WireFormat.JOIN_REQUEST).putLong(r.nonce()).putString(r.simulationName())
+                    .putString(r.participantName());
+        } else if (m instanceof JoinReserved r) {
+            w.header(version, WireFormat.JOIN_RESERVED).putLong(r.nonce()).putString(r.simulationName())
+                    .putString(r.aeronDirectory());
+            putMember(w, r.self());
+            w.putInt(r.members().size());
+            for (MemberInfo mi : r.members()) {
+                putMember(w, mi);
+            }
+        } else if (m instanceof JoinRejected r) {
+            w.header(version, WireFormat.JOIN_REJECTED).putLong(r.nonce()).putString(r.simulationName())
+                    .putInt(r.reason().code).putString(r.message());
+        } else if (m instanceof JoinCommit c) {
+            w.header(version, WireFormat.JOIN_COMMIT).putString(c.simulationName()).putInt(c.peerId());
+        } else if (m instanceof MemberJoined j) {
+            w.header(version, WireFormat.MEMBER_JOINED).putString(j.simulationName());
+            putMember(w, j.member());
+        } else if (m instanceof LeaveRequest l) {
+            w.header(version, WireFormat.LEAVE_REQUEST).putString(l.simulationName()).putInt(l.peerId())
+                    .putLong(l.endPosition());
+        } else if (m instanceof MemberLeft l) {
+            w.header(version, WireFormat.MEMBER_LEFT).putString(l.simulationName()).putInt(l.peerId())
+                    .putString(l.participantName()).putBoolean(l.connectionLost()).putLong(l.endPosition());
+        } else {
+            throw new IllegalArgumentException("no codec for " + m.getClass().getName());
+        }
+        return Arrays.copyOf(buffer.byteArray(), w.length());
+    }
+
+    private static void putMember(FrameWriter w, MemberInfo m) {
+        w.putInt(m.peerId()).putString(m.participantName()).putString(m.channel()).putInt(m.streamId())
+                .putInt(m.sessionId());
+    }
+
+    private static MemberInfo getMember(FrameReader r) {
+        int peerId = r.getInt("peerId");
+        String name = r.getString("participantName");
+        String channel = r.getString("channel");
+        int streamId = r.getInt("streamId");
+        return new MemberInfo(peerId, name, channel, streamId, r.getInt("sessionId"));
+    }
+
+    /**
+     * @param frame   the frame (not modified)
+     * @param offset  its first byte
+     * @param length  its length
+     * @param version the version this process speaks
+     * @param from    the sender, for error messages
+     * @return the message
+     * @throws io.tandem.net.ProtocolVersionException if the sender speaks another version
+     * @throws MalformedFrameException                 if truncated, of a data-plane type, or invalid
+     */
+    static ControlMessage decode(byte[] frame, int offset, int length, int version, String from) {
+        UnsafeBuffer buffer = new UnsafeBuffer(frame, offset, length);
+        int type = WireFormat.checkHeader(buffer, 0, length, version, from);
+        FrameReader r = new FrameReader().wrap(buffer, 0, length, WireFormat.HEADER_LENGTH);
+        ControlMessage m = switch (type) {
+            case WireFormat.JOIN_REQUEST -> {
+                long nonce = r.getLong("nonce");
+                String sim = r.getString("simulation");
+                yield new JoinRequest(nonce, sim, r.getString("participant"));
+            }
+            case WireFormat.JOIN_RESERVED -> {
+                long nonce = r.getLong("nonce");
+                String sim = r.getString("simulation");
+                String dir = r.getString("aeronDirectory");
+                MemberInfo self = getMember(r);
+                int n = r.getCount("member count", 20);
+                List<MemberInfo> members = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    members.add(getMember(r));
+                }
+                yield new JoinReserved(nonce, sim, dir, self, members);
+            }
+            case WireFormat.JOIN_REJECTED -> {
+                long nonce = r.getLong("nonce");
+                String sim = r.getString("simulation");
+                RejectReason reason = rejectReason(r, r.getInt("reason"));
+                yield new JoinRejected(nonce, sim, reason, r.getString("message"));
+            }
+            case WireFormat.JOIN_COMMIT -> {
+                String sim = r.getString("simulation");
+                yield new JoinCommit(sim, r.getInt("peerId"));
+            }
+            case WireFormat.MEMBER_JOINED -> {
+                String sim = r.getString("simulation");
+                yield new MemberJoined(sim, getMember(r));
+            }
+            case WireFormat.LEAVE_REQUEST -> {
+                String sim = r.getString("simulation");
+                int peerId = r.getInt("peerId");
+                yield new LeaveRequest(sim, peerId, r.getLong("endPosition"));
+            }
+            case WireFormat.MEMBER_LEFT -> {
+                String sim = r.getString("simulation");
+                int peerId = r.getInt("peerId");
+                String name = r.getString("participant");
+                boolean lost = r.getBoolean("connectionLost");
+                yield new MemberLeft(sim, peerId, name, lost, r.getLong("endPosition"));
+            }
+            default -> throw new MalformedFrameException("frame from " + from + " has type "
+                    + WireFormat.typeName(type) + ", not a control-plane type (32-38)");
+        };
+        r.expectEnd();
+        return m;
+    }
+
+    private static RejectReason rejectReason(FrameReader r, int code) {
+        for (RejectReason reason : RejectReason.values()) {
+            if (reason.code == code) {
+                return reason;
+            }
+        }
+        throw r.invalid("reject reason", code);
+    }
+}

@@ -1,0 +1,97 @@
+package io.tandem.net.internal;
+
+import io.tandem.net.NetConfig;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.jgroups.JChannel;
+import org.jgroups.protocols.FD_ALL3;
+import org.jgroups.protocols.FD_SOCK2;
+import org.jgroups.protocols.FRAG4;
+import org.jgroups.protocols.MFC;
+import org.jgroups.protocols.TCP;
+import org.jgroups.protocols.TCPPING;
+import org.jgroups.protocols.UFC;
+import org.jgroups.protocols.UNICAST3;
+import org.jgroups.protocols.VERIFY_SUSPECT2;
+import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.protocols.pbcast.NAKACK2;
+import org.jgroups.protocols.pbcast.STABLE;
+
+/*
+ * The control-plane stack (bottom to top), JGroups' tcp.xml with these changes:
+ *
+ *  TCP             bind_addr explicit (registry: the URI's host; participants: NetConfig), registry
+ *                  on the URI's port with port_range 0 (a taken port is an error, not the next
+ *                  port), participants on an ephemeral port; diagnostics off; platform threads;
+ *                  default bundler (the low-latency all-direct profile caused false suspicions on
+ *                  2 cores); TCP_NODELAY (joins are request/reply, Nagle cost ~40 ms a step).
+ *  TCPPING         the registry is the only initial host (no IP multicast, no port range).
+ *  FD_SOCK2        a crashed process's sockets close at once: suspected in ~ms. bind_addr explicit.
+ *  FD_ALL3         heartbeats for members that hang without closing sockets: timeout 700 ms,
+ *                  interval 100 ms by default.
+ *  VERIFY_SUSPECT2 100 ms: a kill -9 is excluded in ~0.1-0.2 s, a silent member in < 1 s.
+ *  NAKACK2, UNICAST3, STABLE, GMS, MFC, UFC, FRAG4: reliable FIFO multicast/unicast, views,
+ *                  flow control, fragmentation, as in tcp.xml.
+ *
+ * No MERGE3: a member excluded by a (false) suspicion has been reported lost to everyone, its name
+ * and peer id freed; merging it back would resurrect it behind the registry's back. It sees a view
+ * without the registry instead and reports every peer lost.
+ */
+
+/** Builds the JGroups channels of registries and participants. Stateless. */
+final class JGroupsStack {
+    private JGroupsStack() {
+    }
+
+    /**
+     * the group name of every registry: a participant only ever reaches its own registry's group,
+     * since the registry is its only initial host
+     */
+    static final String CLUSTER_NAME = "tandem";
+
+    /**
+     * @param config      timeouts
+     * @param bindAddress local address to bind (explicit, also for FD_SOCK2)
+     * @param bindPort    local port, 0 for ephemeral
+     * @param registry    the registry's address, the only initial host
+     * @param joinTimeoutMs how long joining waits for the registry
+     * @return an unconnected channel
+     * @throws Exception as JGroups reports it
+     */
+    static JChannel create(NetConfig config, InetAddress bindAddress, int bindPort, InetSocketAddress registry,
+            long joinTimeoutMs) throws Exception {
+        TCP tcp = new TCP();
+        tcp.setBindAddress(bindAddress);
+        // TCP refuses port 0 at init with a static discovery protocol, but binds whatever port it holds
+        // at connect: members other than the registry learn each other's addresses from the registry
+        tcp.setBindPort(bindPort == 0 ? 7800 : bindPort);
+        tcp.setPortRange(0);
+        tcp.useVirtualThreads(false);
+        // control messages are small request/replies: Nagle plus delayed ACKs cost ~40 ms each
+        tcp.tcpNodelay(true);
+        TCPPING ping = new TCPPING();
+        ping.setInitialHosts(List.of(registry));
+        ping.setPortRange(0);
+        ping.returnEntireCache(true);
+        FD_SOCK2 fdSock = new FD_SOCK2();
+        fdSock.setBindAddress(bindAddress);
+        FD_ALL3 fdAll = new FD_ALL3();
+        fdAll.setTimeout(config.failureTimeoutMs());
+        fdAll.setInterval(config.heartbeatIntervalMs());
+        VERIFY_SUSPECT2 verify = new VERIFY_SUSPECT2();
+        verify.setTimeout(config.verifySuspectTimeoutMs());
+        NAKACK2 nakack = new NAKACK2();
+        nakack.useMcastXmit(false);
+        GMS gms = new GMS();
+        gms.printLocalAddress(false);
+        gms.setJoinTimeout(joinTimeoutMs);
+        gms.setMaxJoinAttempts(1);
+        JChannel channel = new JChannel(tcp, ping, fdSock, fdAll, verify, nakack, new UNICAST3(), new STABLE(), gms,
+                new MFC(), new UFC(), new FRAG4());
+        // created by the stack's init, started by connect: off before that (no probe socket)
+        tcp.getDiagnosticsHandler().setEnabled(false);
+        tcp.setBindPort(bindPort);
+        return channel;
+    }
+}

@@ -1,0 +1,485 @@
+package io.tandem.net.internal;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.tandem.cosim.TandemException;
+import io.tandem.cosim.spi.RegistryEndpoint;
+import io.tandem.net.MalformedFrameException;
+import io.tandem.net.NetConfig;
+import io.tandem.net.ProtocolVersionException;
+import io.tandem.net.internal.ControlMessage.JoinCommit;
+import io.tandem.net.internal.ControlMessage.JoinRejected;
+import io.tandem.net.internal.ControlMessage.JoinRequest;
+import io.tandem.net.internal.ControlMessage.JoinReserved;
+import io.tandem.net.internal.ControlMessage.LeaveRequest;
+import io.tandem.net.internal.ControlMessage.MemberInfo;
+import io.tandem.net.internal.ControlMessage.MemberJoined;
+import io.tandem.net.internal.ControlMessage.MemberLeft;
+import io.tandem.net.internal.ControlMessage.RejectReason;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.Event;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+import org.jgroups.stack.IpAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Implementation notes.
+ *
+ * The registry is the first member (so the coordinator) of its JGroups group and the sequencer of
+ * every simulation's membership. All its state lives on one thread (the "registry thread"): JGroups
+ * callbacks only enqueue. Per simulation, joins are serialized: a join is RESERVED (the name is
+ * held, a peer id assigned, the current member list sent), the joiner subscribes to the
+ * simulation's Aeron stream and waits until it sees every member's publication, then COMMITs; only
+ * then is MemberJoined multicast and the next queued join served. So a member that learns of a
+ * newcomer can reach it at once (its subscription exists), and every member sees joins and
+ * leaves in one order (one sender's multicasts are FIFO in JGroups).
+ *
+ * Leaves: a LeaveRequest carries the leaver's final publication position, so receivers drain its
+ * stream before reporting it gone; a member missing from a view without a LeaveRequest was lost
+ * (crash, kill -9, network): MemberLeft(connectionLost).
+ *
+ * The registry also hosts the host's Aeron media driver in a per-registry directory, deleted on
+ * start (a crashed earlier run) and on close.
+ */
+
+/** A running {@code tandem://} registry: a JGroups member plus an embedded Aeron media driver. Thread-safe. */
+public final class NetRegistry implements RegistryEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(NetRegistry.class);
+    /** JGroups logical-name prefix of registries */
+    static final String NAME_PREFIX = "tandem-registry";
+    /** the Aeron channel participants of this registry subscribe to (IPC through its driver) */
+    static final String IPC_CHANNEL = "aeron:ipc";
+    private static final int FIRST_STREAM_ID = 1001;
+
+    private final NetConfig config;
+    private final int version;
+    private final String uri;
+    private final JChannel channel;
+    private final MediaDriver driver;
+    private final String aeronDirectory;
+    private final ScheduledExecutorService thread;
+    private volatile boolean closed;
+
+    // registry thread
+    private final Map<String, Sim> sims = new HashMap<>();
+    private Set<Address> view = new HashSet<>();
+    private int nextPeerId = 1;
+    private int nextStreamId = FIRST_STREAM_ID;
+
+    private NetRegistry(NetConfig config, int version, String uri, JChannel channel, MediaDriver driver,
+            String aeronDirectory, ScheduledExecutorService thread) {
+        this.config = config;
+        this.version = version;
+        this.uri = uri;
+        this.channel = channel;
+        this.driver = driver;
+        this.aeronDirectory = aeronDirectory;
+        this.thread = thread;
+    }
+
+    /**
+     * Starts a registry.
+     *
+     * @param uri     {@code tandem://host:port}; port 0 picks a free port ({@link #uri()} tells which)
+     * @param config  configuration
+     * @param version the wire protocol version to speak
+     * @return the running registry
+     * @throws IllegalArgumentException for a malformed URI
+     * @throws TandemException          if the port is taken or the media driver cannot start
+     */
+    public static NetRegistry start(URI uri, NetConfig config, int version) {
+        RegistryAddress address = RegistryAddress.parse(uri);
+        JChannel ch = null;
+        MediaDriver driver = null;
+        ScheduledThreadPoolExecutor thread = null;
+        try {
+            try {
+                ch = JGroupsStack.create(config, address.address().getAddress(), address.address().getPort(),
+                        address.address(), Math.min(10, config.registryTimeoutMs()));
+                ch.name(NAME_PREFIX + "@" + address.address().getAddress().getHostAddress() + ":"
+                        + address.address().getPort());
+                ch.connect(JGroupsStack.CLUSTER_NAME);
+            } catch (Exception e) {
+                throw new TandemException("cannot start a registry at " + uri + ": " + rootMessage(e)
+                        + " (is another registry or program using that port?)", e);
+            }
+            int port = localPort(ch);
+            String actualUri = address.uriWithPort(port);
+            if (ch.getView().size() != 1) {
+                throw new TandemException("cannot start a registry at " + actualUri + ": another group answers there ("
+                        + ch.getView() + ")");
+            }
+            Path dir = driverDirectory(config, address.address().getAddress().getHostAddress(), port);
+            driver = launchDriver(config, dir, actualUri);
+            thread = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "tandem-registry-" + port);
+                t.setDaemon(true);
+                return t;
+            });
+            thread.setRemoveOnCancelPolicy(true);
+            NetRegistry registry = new NetRegistry(config, version, actualUri, ch, driver, dir.toString(), thread);
+            ch.setReceiver(registry.receiver());
+            NetRegistry r = registry;
+            thread.execute(() -> r.onView(r.channel.getView()));
+            LOG.info("registry {} started (media driver in {}, protocol version {})", actualUri, dir, version);
+            return registry;
+        } catch (RuntimeException e) {
+            if (thread != null) {
+                thread.shutdownNow();
+            }
+            if (driver != null) {
+                driver.close();
+            }
+            if (ch != null) {
+                ch.close();
+            }
+            throw e;
+        }
+    }
+
+    private static int localPort(JChannel ch) {
+        Object physical = ch.down(new Event(Event.GET_PHYSICAL_ADDRESS, ch.getAddress()));
+        if (physical instanceof IpAddress ip) {
+            return ip.getPort();
+        }
+        throw new TandemException("JGroups did not report the registry's local address (" + physical + ")");
+    }
+
+    static Path driverDirectory(NetConfig config, String host, int port) {
+        Path parent = config.registryDirectory();
+        if (parent == null) {
+            String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_");
+            Path shm = Path.of("/dev/shm");
+            parent = (Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")))
+                    .resolve("tandem-" + user);
+        }
+        return parent.resolve("registry-" + host.replace(':', '_').toLowerCase(Locale.ROOT) + "-" + port);
+    }
+
+    private static MediaDriver launchDriver(NetConfig config, Path dir, String uri) {
+        try {
+            Files.createDirectories(dir.getParent());
+        } catch (IOException e) {
+            throw new TandemException("cannot create the registry directory " + dir.getParent() + " for " + uri + ": " + e, e);
+        }
+        MediaDriver.Context ctx = new MediaDriver.Context()
+                .aeronDirectoryName(dir.toString())
+                // a directory left by a crashed registry on this port is ours to clean: the port was free
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true)
+                .warnIfDirectoryExists(false)
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(new BackoffIdleStrategy(100, 100, 1_000, NetConfig.BACKOFF_MAX_PARK_NS))
+                .termBufferSparseFile(true)
+                .ipcTermBufferLength(config.termLength())
+                .clientLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(config.clientTimeoutMs()))
+                .errorHandler(e -> LOG.warn("media driver of registry {}: {}", uri, e.toString()));
+        try {
+            return MediaDriver.launch(ctx);
+        } catch (RuntimeException e) {
+            throw new TandemException("cannot start the media driver of registry " + uri + " in " + dir + ": " + e, e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.toString();
+    }
+
+    @Override
+    public String uri() {
+        return uri;
+    }
+
+    /** @return the media driver's directory */
+    public String aeronDirectory() {
+        return aeronDirectory;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        channel.close();
+        driver.close();
+        LOG.info("registry {} closed", uri);
+    }
+
+    private Receiver receiver() {
+        return new Receiver() {
+            @Override
+            public void receive(Message msg) {
+                Address src = msg.getSrc();
+                byte[] frame = msg.getArray();
+                int offset = msg.getOffset();
+                int length = msg.getLength();
+                execute(() -> onFrame(src, frame, offset, length));
+            }
+
+            @Override
+            public void viewAccepted(View v) {
+                execute(() -> onView(v));
+            }
+        };
+    }
+
+    private void execute(Runnable task) {
+        if (!closed) {
+            try {
+                thread.execute(() -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        LOG.error("registry {}: failure on the registry thread", uri, e);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // closing
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- registry thread
+
+    private void onFrame(Address src, byte[] frame, int offset, int length) {
+        if (src == null || src.equals(channel.getAddress())) {
+            return; // our own multicasts
+        }
+        ControlMessage m;
+        try {
+            m = ControlCodec.decode(frame, offset, length, version, "participant " + src);
+        } catch (ProtocolVersionException e) {
+            LOG.warn("registry {}: refusing participant {}: {}", uri, src, e.getMessage());
+            unicast(src, new JoinRejected(0, "", RejectReason.PROTOCOL_VERSION, "registry " + uri
+                    + " speaks Tandem wire protocol version " + version + " but the participant speaks version "
+                    + e.remoteVersion()));
+            return;
+        } catch (MalformedFrameException e) {
+            LOG.warn("registry {}: dropping a malformed frame from {}: {}", uri, src, e.getMessage());
+            return;
+        }
+        if (m instanceof JoinRequest r) {
+            onJoinRequest(src, r);
+        } else if (m instanceof JoinCommit c) {
+            onJoinCommit(src, c);
+        } else if (m instanceof LeaveRequest l) {
+            onLeaveRequest(src, l);
+        } else {
+            LOG.debug("registry {}: ignoring {} from {}", uri, m.getClass().getSimpleName(), src);
+        }
+    }
+
+    private void onJoinRequest(Address src, JoinRequest r) {
+        if (!view.contains(src)) {
+            LOG.debug("registry {}: ignoring a join request of {} which is not in the view", uri, src);
+            return;
+        }
+        Sim sim = sims.computeIfAbsent(r.simulationName(), k -> new Sim(k, nextStreamId++));
+        sim.queue.add(new Queued(src, r));
+        serveQueue(sim);
+    }
+
+    private void serveQueue(Sim sim) {
+        while (sim.pending == null && !sim.queue.isEmpty()) {
+            Queued q = sim.queue.poll();
+            if (!view.contains(q.src)) {
+                continue;
+            }
+            String name = q.request.participantName();
+            if (sim.nameTaken(name)) {
+                unicast(q.src, new JoinRejected(q.request.nonce(), sim.name, RejectReason.NAME_TAKEN,
+                        "participant name '" + name + "' is already taken in simulation '" + sim.name + "' on " + uri
+                                + "; choose a unique name per simulation"));
+                continue;
+            }
+            int id = nextPeerId++;
+            MemberInfo info = new MemberInfo(id, name, IPC_CHANNEL, sim.streamId, id);
+            Pending p = new Pending(q.src, info);
+            sim.pending = p;
+            // a joiner that dies or hangs between reservation and commit must not block the simulation
+            p.expiry = thread.schedule(() -> expire(sim, p), 2 * config.registryTimeoutMs() + 1_000, TimeUnit.MILLISECONDS);
+            multicast(new JoinReserved(q.request.nonce(), sim.name, aeronDirectory, info, sim.memberInfos()));
+            LOG.debug("registry {}: reserved '{}' as peer {} in simulation '{}'", uri, name, id, sim.name);
+        }
+        removeIfEmpty(sim);
+    }
+
+    private void expire(Sim sim, Pending p) {
+        if (sim.pending == p) {
+            LOG.warn("registry {}: '{}' reserved a place in simulation '{}' but never committed; dropping it", uri,
+                    p.info.participantName(), sim.name);
+            sim.pending = null;
+            serveQueue(sim);
+        }
+    }
+
+    private void onJoinCommit(Address src, JoinCommit c) {
+        Sim sim = sims.get(c.simulationName());
+        if (sim == null || sim.pending == null || sim.pending.info.peerId() != c.peerId() || !sim.pending.src.equals(src)) {
+            LOG.debug("registry {}: ignoring a stale commit of peer {} from {}", uri, c.peerId(), src);
+            return;
+        }
+        Pending p = sim.pending;
+        p.expiry.cancel(false);
+        sim.pending = null;
+        sim.members.put(p.info.peerId(), new Member(src, p.info));
+        multicast(new MemberJoined(sim.name, p.info));
+        LOG.info("registry {}: '{}' joined simulation '{}' as peer {}", uri, p.info.participantName(), sim.name,
+                p.info.peerId());
+        serveQueue(sim);
+    }
+
+    private void onLeaveRequest(Address src, LeaveRequest l) {
+        Sim sim = sims.get(l.simulationName());
+        if (sim == null) {
+            return;
+        }
+        Member m = sim.members.get(l.peerId());
+        if (m != null && m.src.equals(src)) {
+            sim.members.remove(l.peerId());
+            multicast(new MemberLeft(sim.name, l.peerId(), m.info.participantName(), false, l.endPosition()));
+            LOG.info("registry {}: '{}' left simulation '{}'", uri, m.info.participantName(), sim.name);
+        } else if (sim.pending != null && sim.pending.info.peerId() == l.peerId() && sim.pending.src.equals(src)) {
+            sim.pending.expiry.cancel(false);
+            sim.pending = null;
+        }
+        serveQueue(sim);
+    }
+
+    private void onView(View v) {
+        view = new HashSet<>(v.getMembers());
+        for (Sim sim : List.copyOf(sims.values())) {
+            for (Iterator<Member> it = sim.members.values().iterator(); it.hasNext(); ) {
+                Member m = it.next();
+                if (!view.contains(m.src)) {
+                    it.remove();
+                    multicast(new MemberLeft(sim.name, m.info.peerId(), m.info.participantName(), true, -1));
+                    LOG.warn("registry {}: lost '{}' of simulation '{}' (left the group without leaving)", uri,
+                            m.info.participantName(), sim.name);
+                }
+            }
+            if (sim.pending != null && !view.contains(sim.pending.src)) {
+                sim.pending.expiry.cancel(false);
+                sim.pending = null;
+            }
+            serveQueue(sim);
+        }
+    }
+
+    private void removeIfEmpty(Sim sim) {
+        if (sim.members.isEmpty() && sim.pending == null && sim.queue.isEmpty()) {
+            // its stream id is not reused: a late image of the old stream can never mix in
+            sims.remove(sim.name, sim);
+        }
+    }
+
+    private void multicast(ControlMessage m) {
+        send(null, m);
+    }
+
+    private void unicast(Address dest, ControlMessage m) {
+        send(dest, m);
+    }
+
+    private void send(Address dest, ControlMessage m) {
+        try {
+            channel.send(new BytesMessage(dest, ControlCodec.encode(version, m)));
+        } catch (Exception e) {
+            if (!closed) {
+                LOG.warn("registry {}: cannot send {}: {}", uri, m.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+
+    /** One simulation's membership (registry thread). */
+    private static final class Sim {
+        final String name;
+        final int streamId;
+        final LinkedHashMap<Integer, Member> members = new LinkedHashMap<>();
+        final ArrayDeque<Queued> queue = new ArrayDeque<>();
+        Pending pending;
+
+        Sim(String name, int streamId) {
+            this.name = name;
+            this.streamId = streamId;
+        }
+
+        boolean nameTaken(String name) {
+            if (pending != null && pending.info.participantName().equals(name)) {
+                return true;
+            }
+            for (Member m : members.values()) {
+                if (m.info.participantName().equals(name)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        List<MemberInfo> memberInfos() {
+            List<MemberInfo> out = new ArrayList<>(members.size());
+            for (Member m : members.values()) {
+                out.add(m.info);
+            }
+            return out;
+        }
+    }
+
+    private record Member(Address src, MemberInfo info) {
+    }
+
+    private record Queued(Address src, JoinRequest request) {
+    }
+
+    private static final class Pending {
+        final Address src;
+        final MemberInfo info;
+        ScheduledFuture<?> expiry;
+
+        Pending(Address src, MemberInfo info) {
+            this.src = src;
+            this.info = info;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NetRegistry[" + uri + "]";
+    }
+
+}

@@ -1,0 +1,323 @@
+package io.tandem.net.internal;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.tandem.cosim.ParticipantNameTakenException;
+import io.tandem.cosim.TandemException;
+import io.tandem.cosim.msg.CosimMessage;
+import io.tandem.cosim.spi.TransportListener;
+import io.tandem.cosim.spi.TransportSession;
+import io.tandem.net.MalformedFrameException;
+import io.tandem.net.NetConfig;
+import io.tandem.net.ProtocolVersionException;
+import io.tandem.net.internal.ControlMessage.JoinCommit;
+import io.tandem.net.internal.ControlMessage.JoinRejected;
+import io.tandem.net.internal.ControlMessage.JoinRequest;
+import io.tandem.net.internal.ControlMessage.JoinReserved;
+import io.tandem.net.internal.ControlMessage.LeaveRequest;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+import org.jgroups.util.NameCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One participant's membership in a simulation on a {@code tandem://} registry: a JGroups member
+ * for membership and liveness, an Aeron publication and subscription for every message, and the
+ * {@link SessionAgent} thread that calls the listener. See {@link SessionAgent} for the ordering
+ * and newcomer arguments, {@link NetRegistry} for the join protocol.
+ *
+ * <p>Thread-safe. {@link #broadcastNextSimTask} does not allocate after a thread's first call.
+ */
+public final class NetSession implements TransportSession {
+    private static final Logger LOG = LoggerFactory.getLogger(NetSession.class);
+    private static final SecureRandom NONCES = new SecureRandom();
+
+    private final NetConfig config;
+    private final int version;
+    private final RegistryAddress registry;
+    private final String simulationName;
+    private final String participantName;
+    private final SessionAgent agent;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private AgentRunner runner;
+    private JChannel channel;
+    private volatile Address registryAddress;
+    private Aeron aeron;
+    private Subscription subscription;
+    private Publication publication;
+    private volatile FrameSender sender;
+    private int peerId;
+
+    private NetSession(NetConfig config, int version, RegistryAddress registry, String simulationName,
+            String participantName, TransportListener listener) {
+        this.config = config;
+        this.version = version;
+        this.registry = registry;
+        this.simulationName = simulationName;
+        this.participantName = participantName;
+        this.agent = new SessionAgent("tandem-net-" + simulationName + "/" + participantName, simulationName, version,
+                listener, NetClock.MONOTONIC, TimeUnit.MILLISECONDS.toNanos(config.registryTimeoutMs()));
+    }
+
+    /**
+     * Joins a simulation (see {@link io.tandem.cosim.spi.Transport#join}).
+     *
+     * @param version the wire protocol version to speak
+     * @return the joined session
+     * @throws ParticipantNameTakenException if the name is taken
+     * @throws ProtocolVersionException       if the registry speaks another version
+     * @throws TandemException                if the registry cannot be reached within the registry timeout
+     */
+    public static NetSession join(URI registryUri, String simulationName, String participantName,
+            TransportListener listener, NetConfig config, int version) {
+        RegistryAddress registry = RegistryAddress.parse(registryUri);
+        if (registry.address().getPort() == 0) {
+            throw new IllegalArgumentException("registry URI '" + registryUri + "' needs the registry's port");
+        }
+        NetSession s = new NetSession(config, version, registry, simulationName, participantName, listener);
+        try {
+            s.doJoin();
+            return s;
+        } catch (RuntimeException e) {
+            s.release(true);
+            throw e;
+        }
+    }
+
+    private void doJoin() {
+        runner = new AgentRunner(idleStrategy(config), e -> LOG.error("{}: {}", agent.roleName(), e.toString(), e),
+                null, agent);
+        AgentRunner.startOnThread(runner, r -> {
+            Thread t = new Thread(r, agent.roleName());
+            t.setDaemon(true);
+            return t;
+        });
+        InetAddress bind = bindAddress();
+        try {
+            channel = JGroupsStack.create(config, bind, 0, registry.address(), config.registryTimeoutMs());
+            channel.name(simulationName + "/" + participantName);
+            channel.setReceiver(new ControlReceiver());
+            channel.connect(JGroupsStack.CLUSTER_NAME);
+        } catch (Exception e) {
+            throw new TandemException("cannot reach the registry at " + registry + ": " + e, e);
+        }
+        View view = channel.getView();
+        Address coord = view.getCoord();
+        if (view.size() < 2 || coord.equals(channel.getAddress())) {
+            throw new TandemException("no registry answered at " + registry + " within " + config.registryTimeoutMs()
+                    + " ms; start one (tandem registry --listen " + registry + ") or check the URI ("
+                    + NetConfig.REGISTRY_TIMEOUT_PROP_NAME + " sets the wait)");
+        }
+        String coordName = NameCache.get(coord);
+        if (coordName == null || !coordName.startsWith(NetRegistry.NAME_PREFIX)) {
+            throw new TandemException("the group at " + registry + " has no registry (its coordinator is " + coordName
+                    + "): the registry may have crashed; restart it and its participants");
+        }
+        registryAddress = coord;
+        long nonce = NONCES.nextLong();
+        agent.nonce = nonce;
+        send(coord, new JoinRequest(nonce, simulationName, participantName));
+        JoinReserved reservation;
+        try {
+            reservation = await(agent.reserved, "to answer the join request");
+        } catch (SessionAgent.RejectedJoin e) {
+            JoinRejected r = e.rejection;
+            switch (r.reason()) {
+                case NAME_TAKEN -> throw new ParticipantNameTakenException(r.message());
+                case PROTOCOL_VERSION, OTHER -> throw new TandemException(r.message());
+            }
+            throw new TandemException(r.message());
+        }
+        peerId = reservation.self().peerId();
+        aeron = AeronClients.acquire(reservation.aeronDirectory(), registry.toString());
+        subscription = aeron.addSubscription(reservation.self().channel(), reservation.self().streamId());
+        publication = aeron.addExclusivePublication(reservation.self().channel() + "?term-length=" + config.termLength()
+                + "|session-id=" + reservation.self().sessionId(), reservation.self().streamId());
+        sender = new FrameSender(publication, version, agent, agent.roleName());
+        agent.enqueue(new SessionAgent.Link(subscription, publication, sender));
+        await(agent.linked, "to let this participant see every member's Aeron publication");
+        send(coord, new JoinCommit(simulationName, peerId));
+        await(agent.joined, "to announce this participant");
+        LOG.info("{} joined simulation '{}' at {} as peer {}", participantName, simulationName, registry, peerId);
+    }
+
+    private InetAddress bindAddress() {
+        try {
+            if (config.bindAddress() != null) {
+                return InetAddress.getByName(config.bindAddress());
+            }
+            InetAddress r = registry.address().getAddress();
+            return r.isLoopbackAddress() ? r : InetAddress.getLocalHost();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve the bind address (" + NetConfig.BIND_ADDRESS_PROP_NAME
+                    + "): " + e.getMessage(), e);
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> f, String what) {
+        try {
+            return f.get(config.registryTimeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new TandemException("the registry at " + registry + " did not manage " + what + " within "
+                    + config.registryTimeoutMs() + " ms (" + agent.describe() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TandemException("interrupted while joining " + registry, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new TandemException("joining " + registry + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private void send(Address dest, ControlMessage m) {
+        try {
+            channel.send(new BytesMessage(dest, ControlCodec.encode(version, m)));
+        } catch (Exception e) {
+            throw new TandemException("cannot send " + m.getClass().getSimpleName() + " to the registry at " + registry
+                    + ": " + e, e);
+        }
+    }
+
+    @Override
+    public int peerId() {
+        return peerId;
+    }
+
+    @Override
+    public void send(int toPeerId, CosimMessage message) {
+        sender.send(toPeerId, message);
+    }
+
+    @Override
+    public void broadcast(CosimMessage message) {
+        sender.send(MessageCodec.ALL_PEERS, message);
+    }
+
+    @Override
+    public void broadcastNextSimTask(long timePointNs, long durationNs) {
+        sender.sendNextSimTask(timePointNs, durationNs);
+    }
+
+    @Override
+    public void close() {
+        if (closed.get()) {
+            return;
+        }
+        FrameSender s = sender;
+        if (s != null) {
+            s.close();
+        }
+        if (registryAddress != null && s != null && !agent.left.isDone()) {
+            try {
+                // receivers drain our stream up to here before they report us gone
+                send(registryAddress, new LeaveRequest(simulationName, peerId, s.position()));
+                agent.left.get(config.registryTimeoutMs(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                LOG.warn("{}: leaving {} cleanly failed ({}); leaving the group anyway", agent.roleName(), registry,
+                        e.toString());
+            }
+        }
+        release(false);
+    }
+
+    /** Frees everything; idempotent. */
+    private void release(boolean failedJoin) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (failedJoin && registryAddress != null && peerId != 0) {
+            try {
+                channel.send(new BytesMessage(registryAddress, ControlCodec.encode(version,
+                        new LeaveRequest(simulationName, peerId, -1))));
+            } catch (Exception e) {
+                LOG.debug("cannot withdraw the reservation: {}", e.toString());
+            }
+        }
+        FrameSender s = sender;
+        if (s != null) {
+            s.close();
+        }
+        CloseHelper.quietClose(runner);
+        CloseHelper.quietCloseAll(publication, subscription);
+        if (aeron != null) {
+            AeronClients.release(aeron);
+        }
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NetSession[" + agent.describe() + "]";
+    }
+
+    private static IdleStrategy idleStrategy(NetConfig config) {
+        return switch (config.idle()) {
+            case BACKOFF -> new BackoffIdleStrategy(100, 1000, 1_000, NetConfig.BACKOFF_MAX_PARK_NS);
+            case YIELDING -> new YieldingIdleStrategy();
+            case BUSY_SPIN -> new BusySpinIdleStrategy();
+        };
+    }
+
+    /** Queues the registry's messages for the agent (JGroups threads). */
+    private final class ControlReceiver implements Receiver {
+        @Override
+        public void receive(Message msg) {
+            Address src = msg.getSrc();
+            Address reg = registryAddress;
+            if (reg == null || !reg.equals(src)) {
+                return;
+            }
+            ControlMessage m;
+            try {
+                m = ControlCodec.decode(msg.getArray(), msg.getOffset(), msg.getLength(), version, "registry " + registry);
+            } catch (ProtocolVersionException e) {
+                agent.reserved.completeExceptionally(e);
+                LOG.error("{}: {}", agent.roleName(), e.getMessage());
+                return;
+            } catch (MalformedFrameException e) {
+                LOG.warn("{}: dropping a malformed frame from the registry: {}", agent.roleName(), e.getMessage());
+                return;
+            }
+            if (m instanceof JoinRejected r) {
+                if (r.nonce() == agent.nonce) {
+                    agent.enqueue(m);
+                }
+            } else if (m.simulationName().equals(simulationName)) {
+                agent.enqueue(m);
+            }
+        }
+
+        @Override
+        public void viewAccepted(View view) {
+            Address reg = registryAddress;
+            if (reg != null && !view.containsMember(reg)) {
+                agent.enqueue(new SessionAgent.RegistryLost("lost the registry at " + registry));
+            }
+        }
+    }
+}

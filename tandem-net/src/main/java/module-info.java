@@ -1,0 +1,11 @@
+/** Tandem's networked transport ({@code tandem://host:port}): Aeron data plane, JGroups control plane. */
+module io.tandem.net {
+    requires io.tandem.cosim;
+    requires org.slf4j;
+    requires io.aeron.all;
+    requires org.jgroups;
+
+    exports io.tandem.net;
+
+    provides io.tandem.cosim.spi.Transport with io.tandem.net.AeronTransport;
+}
