@@ -102,6 +102,8 @@ final class SessionAgent implements Agent {
         final int peerId;
         final String name;
         final int sessionId;
+        /** "peer 'NAME'", for error messages without allocating per frame */
+        final String describe;
         /** false until a frame addressed to us after the peer learned of us (Hello) */
         boolean helloSeen;
         /** whether the listener was told of the peer */
@@ -116,6 +118,7 @@ final class SessionAgent implements Agent {
             this.peerId = peerId;
             this.name = name;
             this.sessionId = sessionId;
+            this.describe = "peer '" + name + "'";
         }
 
         ChunkAssembler chunks() {
@@ -431,7 +434,7 @@ final class SessionAgent implements Agent {
     private void deliver(PeerLink link, int from, DirectBuffer buffer, int offset, int length) {
         int type;
         try {
-            type = MessageCodec.check(buffer, offset, length, version, "peer '" + link.name + "'");
+            type = MessageCodec.check(buffer, offset, length, version, link.describe);
         } catch (RuntimeException e) {
             dropped(link, "a frame", e);
             return;

@@ -1,0 +1,177 @@
+package io.tandem.net.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.LifecycleService;
+import io.tandem.cosim.OperationMode;
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.ParticipantState;
+import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.Registry;
+import io.tandem.cosim.TimeSyncService;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Participants in separate JVMs (started with {@link ProcessBuilder}, killed after each test):
+ * time-synchronized exchange across processes, a kill -9 seen as a lost connection within 1 s,
+ * and a stopped (silent) process excluded by heartbeat timeout.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class MultiProcessTest {
+    private static final long MS = 1_000_000;
+
+    @TempDir
+    Path dir;
+    private Registry registry;
+    private final List<Participant> participants = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+
+    @BeforeEach
+    void startRegistry() {
+        registry = Registry.start("tandem://127.0.0.1:0");
+    }
+
+    @AfterEach
+    void stopEverything() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        for (Participant p : participants) {
+            p.close();
+        }
+        registry.close();
+    }
+
+    private Participant connect(String name) {
+        Participant p = Participant.connect(registry.uri(), "sim", name);
+        participants.add(p);
+        return p;
+    }
+
+    private Process spawn(String... args) throws IOException {
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-cp", classpath, RemoteParticipantMain.class.getName()));
+        cmd.addAll(List.of(args));
+        File log = dir.resolve("child-" + processes.size() + ".log").toFile();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+        processes.add(p);
+        return p;
+    }
+
+    private String childLog(int i) throws IOException {
+        Path log = dir.resolve("child-" + i + ".log");
+        return Files.exists(log) ? Files.readString(log) : "(no log)";
+    }
+
+    static byte[] longs(long v) {
+        byte[] out = new byte[8];
+        for (int b = 0; b < 8; b++) {
+            out[b] = (byte) (v >>> (56 - 8 * b));
+        }
+        return out;
+    }
+
+    static long longAt(byte[] data) {
+        long v = 0;
+        for (int b = 0; b < 8; b++) {
+            v = (v << 8) | (data[b] & 0xff);
+        }
+        return v;
+    }
+
+    @Test
+    void twoProcesses_timeSynced_exchangeTimestampedMessagesInOrder() throws Exception {
+        Participant ctl = connect("controller");
+        ctl.createSystemController().setWorkflowConfiguration(List.of("local", "remote"));
+        Participant local = connect("local");
+        Process remote = spawn("timesync", registry.uri(), "sim", "remote", "local");
+        DataPublisher pub = local.createDataPublisher("out", PubSubSpec.of("local", "application/x-longs"), 0);
+        LifecycleService lc = local.createLifecycleService(OperationMode.COORDINATED);
+        TimeSyncService ts = lc.createTimeSyncService();
+        List<Long> got = new CopyOnWriteArrayList<>();
+        List<String> bad = new CopyOnWriteArrayList<>();
+        local.createDataSubscriber("in", PubSubSpec.of("remote", ""), e -> {
+            long stamp = longAt(e.data());
+            if (stamp != e.timestampNs() || (!got.isEmpty() && stamp != got.get(got.size() - 1) + MS) || stamp < ts.now()) {
+                // a message stamped before our current step arrived too late
+                bad.add("stamp " + stamp + " ts " + e.timestampNs() + " now " + ts.now());
+            }
+            got.add(stamp);
+        });
+        int steps = 500;
+        ts.setSimulationStepHandler((now, d) -> {
+            pub.publish(longs(now));
+            if (now == steps * MS) {
+                lc.stop("done");
+            }
+        }, MS);
+        CompletableFuture<ParticipantState> done = lc.startLifecycle();
+        assertThat(done.get(60, TimeUnit.SECONDS)).isEqualTo(ParticipantState.SHUTDOWN);
+        assertThat(remote.waitFor(30, TimeUnit.SECONDS)).as("remote exits").isTrue();
+        assertThat(remote.exitValue()).as("remote's exit code; its log:%n%s", childLog(0)).isZero();
+        assertThat(bad).isEmpty();
+        assertThat(got).hasSizeGreaterThanOrEqualTo(steps - 2).startsWith(0L, MS, 2 * MS);
+    }
+
+    @Test
+    void killedProcess_reportedLostWithinOneSecond() throws Exception {
+        long detectedMs = victimLostAfterMs(false);
+        assertThat(detectedMs).as("ms from SIGKILL to the disconnect").isLessThan(1_000);
+    }
+
+    @Test
+    void silentProcess_reportedLostByHeartbeatTimeout() throws Exception {
+        // SIGSTOP keeps the sockets open: only FD_ALL3's heartbeats (700 ms) and VERIFY_SUSPECT2 (100 ms) notice
+        long detectedMs = victimLostAfterMs(true);
+        assertThat(detectedMs).as("ms from SIGSTOP to the disconnect").isBetween(500L, 2_000L);
+    }
+
+    private long victimLostAfterMs(boolean stop) throws Exception {
+        Participant observer = connect("observer");
+        CompletableFuture<Long> lostAtNs = new CompletableFuture<>();
+        observer.addParticipantDisconnectedHandler(n -> {
+            if (n.equals("victim")) {
+                lostAtNs.complete(System.nanoTime());
+            }
+        });
+        Process victim = spawn("idle", registry.uri(), "sim", "victim");
+        TestSupport.awaitTrue(30_000, () -> observer.isParticipantConnected("victim"), () -> {
+            try {
+                return "victim never connected; its log:\n" + childLog(0);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        });
+        long startNs = System.nanoTime();
+        if (stop) {
+            new ProcessBuilder("kill", "-STOP", Long.toString(victim.pid())).start().waitFor();
+        } else {
+            victim.destroyForcibly(); // SIGKILL
+        }
+        long detectedMs = (lostAtNs.get(10, TimeUnit.SECONDS) - startNs) / 1_000_000;
+        org.slf4j.LoggerFactory.getLogger(MultiProcessTest.class).info("{} detected after {} ms",
+                stop ? "SIGSTOP" : "SIGKILL", detectedMs);
+        assertThat(observer.isParticipantConnected("victim")).isFalse();
+        // the registry keeps serving: a new participant can take the name
+        assertThat(connect("victim").name()).isEqualTo("victim");
+        return detectedMs;
+    }
+}
