@@ -327,6 +327,11 @@ final class SessionAgent implements Agent {
         links.clear();
         linkArray = new PeerLink[0];
         phase = Phase.DETACHED;
+        // the media driver lives in the registry: stop using the stream before it goes away under us
+        if (sender != null) {
+            sender.close();
+        }
+        subscription = null;
         left.complete(null);
     }
 
