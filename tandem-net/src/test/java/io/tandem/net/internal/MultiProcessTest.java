@@ -133,8 +133,30 @@ class MultiProcessTest {
 
     @Test
     void killedProcess_reportedLostWithinOneSecond() throws Exception {
-        long detectedMs = victimLostAfterMs(false);
-        assertThat(detectedMs).as("ms from SIGKILL to the disconnect").isLessThan(1_000);
+        // below the participant layer too: the transport reports connectionLost
+        NetSession[] self = new NetSession[1];
+        RecordingListener watcher = new RecordingListener() {
+            @Override
+            public void onMessage(int fromPeerId, io.tandem.cosim.msg.CosimMessage message) {
+                // participants connecting after us wait for every peer's barrier reply
+                if (message instanceof io.tandem.cosim.msg.BarrierRequest b) {
+                    self[0].send(fromPeerId, new io.tandem.cosim.msg.BarrierReply(b.barrierId()));
+                }
+            }
+        };
+        NetSession session = self[0] = NetSession.join(java.net.URI.create(registry.uri()), "sim", "watcher", watcher,
+                io.tandem.net.NetConfig.fromSystemProperties(), WireFormat.VERSION);
+        try {
+            long detectedMs = victimLostAfterMs(false);
+            assertThat(detectedMs).as("ms from SIGKILL to the disconnect").isLessThan(1_000);
+            String event;
+            do {
+                event = watcher.next();
+            } while (!event.startsWith("-") || !event.contains("victim"));
+            assertThat(event).endsWith(" victim lost");
+        } finally {
+            session.close();
+        }
     }
 
     @Test
