@@ -15,8 +15,10 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * bodies overlap at the joint by construction). Contacts in the form of shared/specs/physics.md
  * 1.3 (b): one CONTACT block per manifold point
  * (normal, two tangents), y_n = n . (v_B(P) - v_A(P)) + e_n >= 0, Signorini-Coulomb with the
- * exact cone, restitution 0. Bias: a gap g within the speculative margin gives e_n = g / h (the
- * bodies may close it this step but not pass); a penetration d beyond SLOP is removed at ERP per
+ * exact cone, restitution 0. Detection runs at the midpoint pose q^{k+1/2} (PhysicsEngine), and
+ * the end gap is g(q^{k+1}) = g + h/2 y_n. Bias: a gap g within the speculative margin gives
+ * e_n = g / h (the bodies may close half of it this step and the rest the next, and never pass: a
+ * falling body comes to rest in two steps without penetration and without bounce); a penetration d beyond SLOP is removed at ERP per
  * step (e_n = -ERP (d - SLOP) / h), so resting contacts settle at about SLOP of overlap. Friction
  * of a pair: the geometric mean of the two colliders' coefficients (equal coefficients give that
  * coefficient). Warm start: last step's impulses of the same (collider pair, feature), rotated to

@@ -6,19 +6,22 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
 /*
  * Implementation notes.
  *
- * Joint rows in the velocity-impulse form of shared/specs/physics.md 1.3 (b). Hard rows are
- * velocity-level with position feedback: J v^{k+1} + beta phi^k / h = 0, beta = 0.5 (a kinematic
- * side contributes its known midpoint velocity J v_kin to the bias).
- *
- * Not the pure midpoint form of 1.3 (b), e = J v^k + 2 phi^k / h, on purpose: with it the
- * constraint velocity u_k = J v^k obeys u_{k+1} + u_k = r_k - r_{k-1} for solver residuals r,
- * an undamped sign-alternating mode (eigenvalue -1); with 60 SubADMM iterations a 10-link chain
- * diverged. With feedback beta and positions from v^{k+1} (PhysicsEngine explains that choice)
- * the position error obeys phi_{k+1} = (1 - beta) phi_k: halved every step for beta = 0.5.
- * Limits and motors are one-sided
- * / boxed rows on the joint coordinate with backward-Euler bias; springs are compliant rows
- * y + gamma p = 0 from the implicit law p = -h (k (C + h Cdot) + d Cdot):
- * e = k C / (h k + d), gamma = 1 / (h (h k + d)).
+ * Joint rows in the velocity-impulse form of shared/specs/physics.md 1.3 (b), assembled at the
+ * midpoint pose q^{k+1/2} = q^k (+) h/2 v^k (PhysicsEngine). Hard rows: J v^{k+1} + phi(q^{k+1/2}) / h = 0
+ * (a kinematic side contributes its known midpoint velocity J v_kin to the bias). Why this bias:
+ * the end pose is q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}, so with e = 2 beta phi(q^{k+1/2}) / h the
+ * linearised error and rate (phi_k, u_k = J v^k) follow
+ *   phi_{k+1} = (1 - beta) (phi_k + h/2 u_k),  u_{k+1} = -(2 beta / h) (phi_k + h/2 u_k),
+ * a map with eigenvalues 0 and 1 - 2 beta. beta = 1 (the pure midpoint form, phi(q^{k+1}) = 0) has
+ * the undamped sign-alternating mode -1, in which solver residuals accumulate (a 10-link chain
+ * diverged with it under SubADMM-60); beta = 1/2, the bias used here, is dead-beat: an error is
+ * gone after two steps. Limits use the same form on the joint coordinate: e = (coord - lo) / h
+ * at the midpoint, like contacts (ContactAssembly). Motors are boxed velocity rows. Springs are
+ * compliant rows y + gamma p = 0 from the paper's midpoint law
+ *   p = -h (k C(q^{k+1/2}) + d Cdot^{k+1/2}),  C(q^{k+1/2}) = C~ + h/4 (Cdot^{k+1} - Cdot^k),
+ * with C~ the coordinate at the predicted midpoint and Cdot^k = J v^k: gamma = 1 / a and
+ * e = (h k C~ + (h d / 2 - h^2 k / 4) Cdot^k) / a, a = h (h k / 4 + d / 2) (trapezoidal: an
+ * undamped spring keeps its energy; the backward-Euler form it replaced damped it).
  *
  * Every hard row is its own 1-row block, so SubADMM gets a penalty per row (kappa times that row's
  * effective mass). Measured alternative: grouping a joint's 3 point rows into one block (one
@@ -33,8 +36,8 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
 /** Assembles joint constraint rows into a {@link ConstraintProblem}. Allocation-free. Not thread-safe. */
 final class JointAssembly {
     static final int SLOTS = 10;
-    /** position feedback of hard rows, per step (see the notes) */
-    static final double POSITION_FEEDBACK = 0.5;
+    /** position feedback of hard rows: e = F phi(q^{k+1/2}) / h (see the notes) */
+    static final double POSITION_FEEDBACK = 1.0;
 
     private final PhysicsModel m;
     private final double[] rA = new double[3];
@@ -285,8 +288,12 @@ final class JointAssembly {
             axisJacobian(pr, row, da, db, linear, 1);
             double k = m.springK[j];
             double d = m.springD[j];
-            pr.e[row] = k * coord / (h * k + d) + kinematicPart(pr, row, a, b, da, db, vel);
-            pr.gamma[row] = 1.0 / (h * (h * k + d));
+            // the rate at the step start, J v^k (both sides, before kinematic columns are cleared)
+            double rate0 = (a >= 0 ? dot(pr.jA, row, vel, a) : 0) + (b >= 0 ? dot(pr.jB, row, vel, b) : 0);
+            double compliance = h * (0.25 * h * k + 0.5 * d);
+            pr.e[row] = (h * k * coord + (0.5 * h * d - 0.25 * h * h * k) * rate0) / compliance
+                    + kinematicPart(pr, row, a, b, da, db, vel);
+            pr.gamma[row] = 1.0 / compliance;
             pr.p[row] = s.jointImpulse[SLOTS * j + 9];
             slotRow[SLOTS * j + 9] = row;
         }

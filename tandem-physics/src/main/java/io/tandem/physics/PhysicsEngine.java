@@ -11,17 +11,20 @@ import io.tandem.physics.internal.solver.SubAdmm;
 /*
  * Implementation notes.
  *
- * One step (shared/specs/physics.md 1.3 (a), with one measured departure, see 6.):
- *   1. kinematic bodies: velocity at t + h/2 and pose at t + h from their trajectories;
- *   2. dynamics: per dynamic body A = diag(m I, I_w) (world inertia at q^k) and
+ * One step: the midpoint rule of shared/specs/physics.md 1.3 (a), in its drift-kick-drift form
+ * (Moreau's midpoint scheme; position Verlet without constraints):
+ *   1. the first half drift: q^{k+1/2} = q^k (+) h/2 v^k for dynamic bodies; kinematic bodies take
+ *      their trajectory's pose and velocity at t + h/2;
+ *   2. dynamics at the midpoint: per dynamic body A = diag(m I, I_w(q^{k+1/2})) and
  *      b = A v^k + h m g (linear) and I_w w^k - h w^k x (I_w w^k) (gyroscopic term, explicit at v^k);
- *   3. constraints: joint rows (JointAssembly), contact rows (ContactAssembly: broad phase,
- *      narrow phase, one Signorini-Coulomb block per manifold point, warm-started by feature);
+ *   3. constraints at the midpoint: joint rows (JointAssembly), contact rows (ContactAssembly:
+ *      broad phase, narrow phase, one Signorini-Coulomb block per manifold point, warm-started by
+ *      feature), Jacobians and errors evaluated at q^{k+1/2};
  *   4. the solver (SubADMM, PGS or projected Jacobi) yields v^{k+1} and the impulses;
- *   5. a finite check on every dynamic body before anything is written (a NaN names the body and
- *      the step, and leaves the state untouched);
- *   6. positions from the new velocities (symplectic Euler): x^{k+1} = x^k + h v^{k+1},
- *      q^{k+1} = exp(h w^{k+1}) q^k;
+ *   5. a finite check on every dynamic body before anything is kept (a NaN names the body and
+ *      the step, and the start poses are restored);
+ *   6. the second half drift: q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}, so that
+ *      x^{k+1} = x^k + h (v^k + v^{k+1}) / 2 (for rotations the two half rotations are composed);
  *   7. SubADMM only: the joints it solves inside a subsystem (both bodies in one subsystem, or one
  *      body and the world) are projected back onto their position manifold: Newton steps
  *      min |dx|_A s.t. J dx + phi = 0 (post-stabilization, Cline & Pai 2003), each solved exactly
@@ -34,14 +37,14 @@ import io.tandem.physics.internal.solver.SubAdmm;
  *      exact but made the chain's whip blow up (the bias injects energy when w changes fast);
  *      chord steps reusing the first pass's factorization diverged in the whip.
  *
- * Why not the midpoint position update of 1.3 (a), x^{k+1} = x^k + h (v^k + v^{k+1}) / 2: with the
- * constraint Jacobians evaluated at q^k (a true midpoint scheme needs them at q^{k+1/2}, an
- * implicit solve per step) the constraint impulses do net positive work. Measured on a 1 m,
- * 1 kg pendulum released at 1 rad, h = 1/240 s, 10^4 steps: the midpoint update gained 17.3 J
- * (176 % of m g l) for every joint-bias form tried (velocity-level with feedback 0.5 and 1,
- * midpoint-form e = J v^k + 2 phi / h, and blends), with PGS and SubADMM alike; the symplectic
- * update kept the energy within [-0.033, +0.027] J with no drift and the rod length within
- * 0.16 mm. Free fall is then exact for this scheme: x_n = x_0 + v_0 t - g t^2 / 2 - g h t / 2.
+ * Why Jacobians at q^{k+1/2}: with the midpoint update, constraint impulses do work
+ * p . J v^{k+1/2}. Evaluated at q^k (an earlier version), J v^k carries the motion's curvature and
+ * the impulses did net positive work: a 1 m, 1 kg pendulum released at 1 rad (h = 1/240 s, 10^4
+ * steps) gained 17.3 J for every bias form tried, so that version integrated positions with
+ * v^{k+1} (symplectic Euler) instead. Evaluated at the predicted midpoint, with the hard-row bias
+ * e = phi(q^{k+1/2}) / h, the same pendulum keeps its energy within [-0.0013, 0] J and its rod
+ * length within 0.06 mm (symplectic Euler: [-0.033, +0.027] J, 0.16 mm), and a constant force
+ * (free fall) is integrated exactly. JointAssembly explains the bias.
  */
 
 /**
@@ -67,6 +70,9 @@ public final class PhysicsEngine implements AutoCloseable {
     private final java.util.function.LongSupplier stageClockNs;
     private long lastSolveNs;
     private final double[] sample = new double[13];
+    /** poses at the start of the step, restored when a step diverges */
+    private final double[] startPos;
+    private final double[] startQuat;
     // position projection of the joints SubADMM solves inside a subsystem (see the notes, 7.)
     private final boolean[] projected;
     private final boolean anyProjected;
@@ -136,6 +142,8 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         this.vel = new double[6 * model.bodies];
+        this.startPos = new double[3 * model.bodies];
+        this.startQuat = new double[4 * model.bodies];
         this.zeroVel = new double[6 * model.bodies];
         this.projected = new boolean[model.joints];
         boolean any = false;
@@ -239,15 +247,23 @@ public final class PhysicsEngine implements AutoCloseable {
     public void step(PhysicsState s) {
         double h = m.timeStep;
         int n = bodyOf.length;
-        // 1. velocities: start velocities of dynamic bodies, midpoint velocities of kinematic ones
+        // 1. velocities: start velocities of dynamic bodies, midpoint velocities of kinematic ones;
+        //    poses: the first half drift to q^{k+1/2} (start pose kept for a diverged step)
+        System.arraycopy(s.pos, 0, startPos, 0, startPos.length);
+        System.arraycopy(s.quat, 0, startQuat, 0, startQuat.length);
         for (int i = 0; i < m.bodies; i++) {
             if (m.bodyType[i] == BodyType.KINEMATIC) {
                 m.trajectory[i].sample(s.time + 0.5 * h, sample);
+                System.arraycopy(sample, 0, s.pos, 3 * i, 3);
+                System.arraycopy(sample, 3, s.quat, 4 * i, 4);
                 System.arraycopy(sample, 7, vel, 6 * i, 3);
                 System.arraycopy(sample, 10, vel, 6 * i + 3, 3);
             } else {
                 System.arraycopy(s.linVel, 3 * i, vel, 6 * i, 3);
                 System.arraycopy(s.angVel, 3 * i, vel, 6 * i + 3, 3);
+                if (m.bodyType[i] == BodyType.DYNAMIC) {
+                    drift(s, i, vel, 6 * i, 0.5 * h);
+                }
             }
         }
         // 2. dynamics of every subsystem
@@ -300,25 +316,21 @@ public final class PhysicsEngine implements AutoCloseable {
             int c = pr.coord(q);
             for (int d = 0; d < 6; d++) {
                 if (!Double.isFinite(pr.v[c + d])) {
+                    System.arraycopy(startPos, 0, s.pos, 0, startPos.length);
+                    System.arraycopy(startQuat, 0, s.quat, 0, startQuat.length);
                     throw new SimulationDivergedException("body '" + m.bodyName[bodyOf[q]] + "' (index " + bodyOf[q]
                             + ") got a non-finite velocity at step " + s.step + " (t = " + s.time
                             + " s); check its mass, inertia and forces, or reduce the time step");
                 }
             }
         }
-        // 6. midpoint integration
+        // 6. the second half drift: q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}
         for (int q = 0; q < n; q++) {
             int i = bodyOf[q];
             int c = pr.coord(q);
-            for (int d = 0; d < 3; d++) {
-                double v1 = pr.v[c + d];
-                s.pos[3 * i + d] += h * v1;
-                s.linVel[3 * i + d] = v1;
-            }
-            RigidOps.integrateRotation(s.quat, 4 * i, pr.v[c + 3], pr.v[c + 4], pr.v[c + 5], h);
-            s.angVel[3 * i] = pr.v[c + 3];
-            s.angVel[3 * i + 1] = pr.v[c + 4];
-            s.angVel[3 * i + 2] = pr.v[c + 5];
+            drift(s, i, pr.v, c, 0.5 * h);
+            System.arraycopy(pr.v, c, s.linVel, 3 * i, 3);
+            System.arraycopy(pr.v, c + 3, s.angVel, 3 * i, 3);
         }
         for (int i = 0; i < m.bodies; i++) {
             if (m.bodyType[i] == BodyType.KINEMATIC) {
@@ -338,10 +350,14 @@ public final class PhysicsEngine implements AutoCloseable {
         s.step++;
     }
 
-    /**
-     * One Newton step of the positions onto the manifold of the subsystem-internal joints:
-     * min |dx|_A subject to J dx + phi = 0, solved exactly per subsystem.
-     */
+    /** Moves body i's pose by dt times the velocity v[o..o+5] (linear, then angular). */
+    private static void drift(PhysicsState s, int i, double[] v, int o, double dt) {
+        s.pos[3 * i] += dt * v[o];
+        s.pos[3 * i + 1] += dt * v[o + 1];
+        s.pos[3 * i + 2] += dt * v[o + 2];
+        RigidOps.integrateRotation(s.quat, 4 * i, v[o + 3], v[o + 4], v[o + 5], dt);
+    }
+
     /**
      * Newton steps of the positions onto the manifold of the subsystem-internal joints,
      * min |dx|_A subject to J dx + phi = 0, each solved exactly per subsystem, until every joint
