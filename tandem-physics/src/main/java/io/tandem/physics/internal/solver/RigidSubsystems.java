@@ -343,20 +343,25 @@ final class RigidSubsystems implements Subsystems {
                 // beta = kappa x the pair's effective mass: rows / tr(J A^-1 J^T)
                 double trace = 0;
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    trace += quadratic(aInv, b36, jac, 6 * r);
+                    trace += layout == 1 ? rigidQuadratic(aInv, b36, jac, 6 * r) : quadratic(aInv, b36, jac, 6 * r);
                 }
                 double bs = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
                 beta[pair] = bs;
+                // H += beta J^T J, upper triangle (mirrored below)
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                     int j = 6 * r;
                     for (int d = 0; d < 6; d++) {
                         double jd = bs * jac[j + d];
-                        if (jd != 0) {
-                            for (int f = 0; f < 6; f++) {
-                                hBlock[b36 + 6 * d + f] += jd * jac[j + f];
-                            }
+                        int h0 = b36 + 6 * d;
+                        for (int f = d; f < 6; f++) {
+                            hBlock[h0 + f] += jd * jac[j + f];
                         }
                     }
+                }
+            }
+            for (int d = 1; d < 6; d++) {
+                for (int f = 0; f < d; f++) {
+                    hBlock[b36 + 6 * d + f] = hBlock[b36 + 6 * f + d];
                 }
             }
             if (!DenseOps.invertSpd(hBlock, b36, 6, hInv, b36, scratch, 42 * chunk)) {
@@ -583,6 +588,17 @@ final class RigidSubsystems implements Subsystems {
     }
 
     /** j A j^T for the 6 x 6 block at {@code a[ao..]} and the row at {@code j[jo..jo+6)}. */
+    /** j^T a j for a of the rigid layout (inverse mass on the diagonal of the linear block, no coupling). */
+    static double rigidQuadratic(double[] a, int ao, double[] j, int jo) {
+        double j3 = j[jo + 3];
+        double j4 = j[jo + 4];
+        double j5 = j[jo + 5];
+        double lin = (j[jo] * j[jo] + j[jo + 1] * j[jo + 1] + j[jo + 2] * j[jo + 2]) * a[ao];
+        return lin + j3 * (a[ao + 21] * j3 + a[ao + 22] * j4 + a[ao + 23] * j5)
+                + j4 * (a[ao + 27] * j3 + a[ao + 28] * j4 + a[ao + 29] * j5)
+                + j5 * (a[ao + 33] * j3 + a[ao + 34] * j4 + a[ao + 35] * j5);
+    }
+
     static double quadratic(double[] a, int ao, double[] j, int jo) {
         double s = 0;
         for (int d = 0; d < 6; d++) {

@@ -213,8 +213,10 @@ public final class SubAdmm implements ConstraintSolver {
     /** (13), (14) for the split constraints in [lo, hi); records the chunk's residuals. */
     private void zStep(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
+        boolean track = tolerance > 0;
         double rp = 0;
         double rd = 0;
+        double[] v = pr.v;
         for (int c = lo; c < hi; c++) {
             int np = pairs.count[c];
             if (exact[c] || np == 0) {
@@ -222,28 +224,45 @@ public final class SubAdmm implements ConstraintSolver {
             }
             int r0 = pr.rowStart[c];
             int m = pr.rows[c];
-            double w = 0;
-            for (int k = 0; k < np; k++) {
-                w += 1.0 / beta[2 * c + k];
+            // pair 0 always exists; pair 1 only for two dynamic sides
+            int s0 = pairs.sides[2 * c];
+            double[] j0 = s0 == 1 ? pr.jA : pr.jB;
+            int o0 = pairs.coord[2 * c + s0 - 1];
+            double ib0 = 1.0 / beta[2 * c];
+            boolean two = np == 2;
+            double[] j1 = pr.jB;
+            int o1 = 0;
+            double ib1 = 0;
+            if (two) {
+                int s1 = pairs.sides[2 * c + 1];
+                j1 = s1 == 1 ? pr.jA : pr.jB;
+                o1 = pairs.coord[2 * c + s1 - 1];
+                ib1 = 1.0 / beta[2 * c + 1];
             }
+            double w = ib0 + ib1;
             for (int r = r0; r < r0 + m; r++) {
-                double y = pr.e[r] - w * pr.p[r];
-                for (int k = 0; k < np; k++) {
-                    double xr = pairs.rowTimes(pr, c, pairs.sides[2 * c + k], r, pr.v);
-                    x[2 * r + k] = xr;
-                    y += xr;
-                }
-                yHat[r] = y;
+                double x0 = ConstraintProblem.dot6(j0, 6 * r, v, o0);
+                double x1 = two ? ConstraintProblem.dot6(j1, 6 * r, v, o1) : 0;
+                x[2 * r] = x0;
+                x[2 * r + 1] = x1;
+                yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
             }
             BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
             for (int r = r0; r < r0 + m; r++) {
                 double dp = pNew[r] - pr.p[r];
-                for (int k = 0; k < np; k++) {
-                    double bs = beta[2 * c + k];
-                    double zNew = x[2 * r + k] + dp / bs;
-                    rd = Math.max(rd, Math.abs(bs * (zNew - z[2 * r + k])));
-                    z[2 * r + k] = zNew;
-                    rp = Math.max(rp, Math.abs(dp / bs));
+                double z0 = x[2 * r] + dp * ib0;
+                if (track) {
+                    rd = Math.max(rd, Math.abs((z0 - z[2 * r]) / ib0));
+                    rp = Math.max(rp, Math.abs(dp * ib0));
+                }
+                z[2 * r] = z0;
+                if (two) {
+                    double z1 = x[2 * r + 1] + dp * ib1;
+                    if (track) {
+                        rd = Math.max(rd, Math.abs((z1 - z[2 * r + 1]) / ib1));
+                        rp = Math.max(rp, Math.abs(dp * ib1));
+                    }
+                    z[2 * r + 1] = z1;
                 }
                 pr.p[r] = pNew[r];
             }
