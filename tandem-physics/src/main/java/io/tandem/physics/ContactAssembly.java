@@ -41,6 +41,9 @@ final class ContactAssembly {
     private final ContactManifold manifold = new ContactManifold();
     private final double[] aabbMin;
     private final double[] aabbMax;
+    /** world pose of every collider this step (colliders x 3, x 4) */
+    private final double[] worldPos;
+    private final double[] worldQuat;
     private final int[] group;
     private final ContactCache previous = new ContactCache();
     private final double[] t1 = new double[3];
@@ -67,6 +70,8 @@ final class ContactAssembly {
         int n = m.colliders;
         aabbMin = new double[3 * n];
         aabbMax = new double[3 * n];
+        worldPos = new double[3 * n];
+        worldQuat = new double[4 * n];
         group = new int[n];
         for (int c = 0; c < n; c++) {
             group[c] = m.bodyType[m.colliderBody[c]] == BodyType.DYNAMIC ? 1 : 0;
@@ -91,8 +96,21 @@ final class ContactAssembly {
         if (n < 2) {
             return;
         }
+        // world pose of every collider: its body's pose composed with its pose in the body
         for (int c = 0; c < n; c++) {
-            AabbOps.compute(m.colliderShape[c], s.pos, s.quat, m.colliderBody[c], MARGIN, aabbMin, aabbMax, c);
+            int b = m.colliderBody[c];
+            if (m.colliderOffset[c]) {
+                RigidOps.rotate(s.quat, 4 * b, m.colliderPos[3 * c], m.colliderPos[3 * c + 1], m.colliderPos[3 * c + 2],
+                        worldPos, 3 * c);
+                worldPos[3 * c] += s.pos[3 * b];
+                worldPos[3 * c + 1] += s.pos[3 * b + 1];
+                worldPos[3 * c + 2] += s.pos[3 * b + 2];
+                RigidOps.multiply(s.quat, 4 * b, m.colliderQuat, 4 * c, worldQuat, 4 * c);
+            } else {
+                System.arraycopy(s.pos, 3 * b, worldPos, 3 * c, 3);
+                System.arraycopy(s.quat, 4 * b, worldQuat, 4 * c, 4);
+            }
+            AabbOps.compute(m.colliderShape[c], worldPos, worldQuat, c, MARGIN, aabbMin, aabbMax, c);
         }
         int np = broad.findPairs(n, aabbMin, aabbMax, group, pairs);
         for (int k = 0; k < np; k++) {
@@ -106,7 +124,7 @@ final class ContactAssembly {
                     || (joined.length > 0 && java.util.Arrays.binarySearch(joined, pairKey(ba, bb)) >= 0)) {
                 continue;
             }
-            int points = narrow.collide(m.colliderShape[ca], s.pos, s.quat, ba, m.colliderShape[cb], bb, MARGIN, manifold);
+            int points = narrow.collide(m.colliderShape[ca], worldPos, worldQuat, ca, m.colliderShape[cb], cb, MARGIN, manifold);
             if (points == 0) {
                 continue;
             }

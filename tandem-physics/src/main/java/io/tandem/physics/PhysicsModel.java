@@ -33,11 +33,17 @@ public final class PhysicsModel {
     final double[] angVel0;
     final int[] subsystem;
     final KinematicTrajectory[] trajectory;
-    // colliders (one per body that has a shape, centred at the body origin, in the body frame)
+    // colliders (any number per body, each at a pose in its body's frame)
     final int colliders;
     final int[] colliderBody;
     final Shape[] colliderShape;
     final double[] colliderFriction;
+    /** collider position in its body's frame, m (colliders x 3) */
+    final double[] colliderPos;
+    /** collider orientation in its body's frame, (w, x, y, z) (colliders x 4) */
+    final double[] colliderQuat;
+    /** whether a collider sits away from its body's origin or turned (else its pose is the body's) */
+    final boolean[] colliderOffset;
     // joints
     final int joints;
     final JointType[] jointType;
@@ -88,19 +94,26 @@ public final class PhysicsModel {
         }
         int nc = 0;
         for (BodyBuilder s : b.bodies) {
-            nc += s.shape != null ? 1 : 0;
+            nc += s.shapes.size();
         }
         colliders = nc;
         colliderBody = new int[nc];
         colliderShape = new Shape[nc];
         colliderFriction = new double[nc];
+        colliderPos = new double[3 * nc];
+        colliderQuat = new double[4 * nc];
+        colliderOffset = new boolean[nc];
         int c = 0;
         for (int i = 0; i < bodies; i++) {
             BodyBuilder s = b.bodies.get(i);
-            if (s.shape != null) {
+            for (int k = 0; k < s.shapes.size(); k++) {
                 colliderBody[c] = i;
-                colliderShape[c] = s.shape;
+                colliderShape[c] = s.shapes.get(k);
                 colliderFriction[c] = s.friction;
+                double[] pose = s.shapePoses.get(k);
+                System.arraycopy(pose, 0, colliderPos, 3 * c, 3);
+                System.arraycopy(pose, 3, colliderQuat, 4 * c, 4);
+                colliderOffset[c] = pose[0] != 0 || pose[1] != 0 || pose[2] != 0 || pose[3] != 1;
                 c++;
             }
         }
@@ -339,7 +352,9 @@ public final class PhysicsModel {
         final double[] angVel = new double[3];
         int subsystem = -1;
         KinematicTrajectory trajectory;
-        Shape shape;
+        final java.util.List<Shape> shapes = new java.util.ArrayList<>();
+        /** per shape: x, y, z, qw, qx, qy, qz in the body frame */
+        final java.util.List<double[]> shapePoses = new java.util.ArrayList<>();
         double friction = 0.5;
         double density = Double.NaN;
 
@@ -446,22 +461,22 @@ public final class PhysicsModel {
             return this;
         }
 
-        /** @return this, with a sphere of radius r (m) as collision shape */
+        /** @return this, with a sphere of radius r (m) as a collision shape at the body origin */
         public BodyBuilder sphere(double r) {
             return shape(Shape.sphere(r));
         }
 
-        /** @return this, with a box of half extents (m) along the body axes as collision shape */
+        /** @return this, with a box of half extents (m) along the body axes as a collision shape at the body origin */
         public BodyBuilder box(double hx, double hy, double hz) {
             return shape(Shape.box(hx, hy, hz));
         }
 
-        /** @return this, with a capsule (radius, half length of its segment along body z), m */
+        /** @return this, with a capsule (radius, half length of its segment along body z), m, at the body origin */
         public BodyBuilder capsule(double r, double halfLength) {
             return shape(Shape.capsule(r, halfLength));
         }
 
-        /** @return this, with a cylinder (radius, half height along body z), m */
+        /** @return this, with a cylinder (radius, half height along body z), m, at the body origin */
         public BodyBuilder cylinder(double r, double halfHeight) {
             return shape(Shape.cylinder(r, halfHeight));
         }
@@ -471,12 +486,44 @@ public final class PhysicsModel {
             return shape(Shape.plane());
         }
 
-        private BodyBuilder shape(Shape s) {
-            if (shape != null) {
-                throw new IllegalArgumentException("body '" + name + "' already has a collision shape (" + shape
-                        + "); one shape per body");
+        /**
+         * Places the shape added last at a pose in the body frame (a body may have several shapes,
+         * each at its own pose; a new shape starts at the body origin, unturned).
+         *
+         * @param x  position in the body frame, m
+         * @param y  position, m
+         * @param z  position, m
+         * @param qw orientation in the body frame (w, x, y, z), normalized here; not zero
+         * @param qx orientation x
+         * @param qy orientation y
+         * @param qz orientation z
+         * @return this
+         */
+        public BodyBuilder at(double x, double y, double z, double qw, double qx, double qy, double qz) {
+            if (shapes.isEmpty()) {
+                throw new IllegalArgumentException("body '" + name + "': at(...) places the shape added last; add a shape"
+                        + " first (sphere, box, capsule, cylinder or plane)");
             }
-            shape = s;
+            requireFinite("body '" + name + "' shape position", x, y, z);
+            requireFinite("body '" + name + "' shape orientation", qw, qx, qy, qz);
+            double n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
+            if (!(n > 1e-12)) {
+                throw new IllegalArgumentException("body '" + name + "': shape orientation quaternion must be non-zero");
+            }
+            double[] pose = shapePoses.get(shapePoses.size() - 1);
+            pose[0] = x;
+            pose[1] = y;
+            pose[2] = z;
+            pose[3] = qw / n;
+            pose[4] = qx / n;
+            pose[5] = qy / n;
+            pose[6] = qz / n;
+            return this;
+        }
+
+        private BodyBuilder shape(Shape s) {
+            shapes.add(s);
+            shapePoses.add(new double[] {0, 0, 0, 1, 0, 0, 0});
             return this;
         }
 
@@ -510,14 +557,17 @@ public final class PhysicsModel {
         /** @return the new body's index */
         public int add() {
             if (type == BodyType.DYNAMIC && Double.isNaN(mass) && !Double.isNaN(density)) {
-                if (shape == null) {
+                if (shapes.isEmpty()) {
                     throw new IllegalArgumentException("body '" + name + "': density needs a shape to compute the mass");
                 }
-                MassProperties mp = MassProperties.of(shape, density);
-                mass(mp.mass(), mp.ixx(), mp.iyy(), mp.izz());
+                massFromShapes();
             }
-            if (type == BodyType.DYNAMIC && shape != null && shape.type() == io.tandem.physics.internal.geometry.ShapeType.PLANE) {
-                throw new IllegalArgumentException("body '" + name + "': a plane is infinite; only static bodies may have one");
+            if (type == BodyType.DYNAMIC) {
+                for (Shape sh : shapes) {
+                    if (sh.type() == io.tandem.physics.internal.geometry.ShapeType.PLANE) {
+                        throw new IllegalArgumentException("body '" + name + "': a plane is infinite; only static bodies may have one");
+                    }
+                }
             }
             if (type == BodyType.DYNAMIC && Double.isNaN(mass)) {
                 throw new IllegalArgumentException("dynamic body '" + name + "' needs a mass: call mass(m, ixx, iyy, izz)"
@@ -525,6 +575,45 @@ public final class PhysicsModel {
             }
             owner.bodies.add(this);
             return owner.bodies.size() - 1;
+        }
+
+        /**
+         * Mass and principal inertia of the body's shapes at uniform density. The body frame must
+         * be their centre of mass on principal axes (the engine's body frame): otherwise the
+         * caller gives the mass explicitly.
+         */
+        private void massFromShapes() {
+            double m = 0;
+            double[] com = new double[3];
+            double[] tensor = new double[9];
+            double[] r = new double[9];
+            for (int k = 0; k < shapes.size(); k++) {
+                MassProperties mp = MassProperties.of(shapes.get(k), density);
+                double[] pose = shapePoses.get(k);
+                m += mp.mass();
+                for (int d = 0; d < 3; d++) {
+                    com[d] += mp.mass() * pose[d];
+                }
+                // R diag(I) R^T of this shape, then the parallel-axis term about the body origin
+                RigidOps.worldInertia(pose, 3, mp.ixx(), mp.iyy(), mp.izz(), r, 0);
+                double d2 = pose[0] * pose[0] + pose[1] * pose[1] + pose[2] * pose[2];
+                for (int a = 0; a < 3; a++) {
+                    for (int b2 = 0; b2 < 3; b2++) {
+                        tensor[3 * a + b2] += r[3 * a + b2] + mp.mass() * ((a == b2 ? d2 : 0) - pose[a] * pose[b2]);
+                    }
+                }
+            }
+            double scale = Math.max(tensor[0] + tensor[4] + tensor[8], 1e-300);
+            double comNorm = Math.sqrt(com[0] * com[0] + com[1] * com[1] + com[2] * com[2]) / m;
+            double off = Math.abs(tensor[1]) + Math.abs(tensor[2]) + Math.abs(tensor[5]);
+            if (comNorm > 1e-9 || off > 1e-9 * scale) {
+                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                        "body '%s': its shapes' centre of mass is at (%.4g, %.4g, %.4g) m in the body frame and their"
+                                + " inertia is not diagonal there; the body frame must be the centre of mass on principal"
+                                + " axes: place the shapes around it with at(...), or give the mass with mass(m, ixx, iyy, izz)",
+                        name, com[0] / m, com[1] / m, com[2] / m));
+            }
+            mass(m, tensor[0], tensor[4], tensor[8]);
         }
     }
 
