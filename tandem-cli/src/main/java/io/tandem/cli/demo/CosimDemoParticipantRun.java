@@ -87,10 +87,11 @@ final class CosimDemoParticipantRun {
                 if (watch.selfError().isDone()) {
                     failure = name + " is in Error: " + watch.selfError().join();
                 } else if (watch.systemError().isDone()) {
-                    failure = name + " stopped: " + watch.systemError().join();
+                    String cause = watch.systemError().join();
+                    failure = name + " stopped: " + cause;
                     // error, then stop: from Error a stop shuts down
-                    lc.reportError(failure);
-                    lc.stop(failure);
+                    lc.reportError(cause);
+                    lc.stop(cause);
                 } else {
                     failure = name + " stopped: " + stop.requested().join();
                 }

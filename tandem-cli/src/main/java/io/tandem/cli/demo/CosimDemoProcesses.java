@@ -221,7 +221,7 @@ final class CosimDemoProcesses {
         /** Ends the child: SIGTERM, then SIGKILL after a grace period; waits for its output. */
         void destroy() throws InterruptedException {
             if (process.isAlive()) {
-                process.destroy();
+                process.toHandle().destroy(); // SIGTERM; Process.destroy() would also close its output
                 if (!process.waitFor(DESTROY_GRACE_MS, TimeUnit.MILLISECONDS)) {
                     process.destroyForcibly();
                     process.waitFor(DESTROY_GRACE_MS, TimeUnit.MILLISECONDS);

@@ -6,11 +6,11 @@ import io.tandem.cosim.ParticipantStatus;
 import io.tandem.cosim.SystemMonitor;
 import io.tandem.cosim.SystemState;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,6 +26,8 @@ import java.util.concurrent.CompletableFuture;
 public final class SystemWatch {
     /** the reason SIL Kit (and Tandem) give a participant that disconnected without shutting down */
     public static final String CONNECTION_LOST = "Connection Lost";
+    /** how every cause this watch describes starts, so a reaction that quotes one is not wrapped again */
+    private static final String CAUSE_PREFIX = "participant '";
 
     private final PrintWriter out;
     private final String self;
@@ -81,15 +83,26 @@ public final class SystemWatch {
     }
 
     private String describeErrors() {
-        List<String> parts = new ArrayList<>();
+        // root causes only: a participant that stopped because of another one's loss names that one
+        Set<String> causes = new LinkedHashSet<>();
         for (ParticipantStatus s : statuses.values()) {
-            if (s.state() == ParticipantState.ERROR) {
-                parts.add(s.reason().equals(CONNECTION_LOST)
-                        ? "participant '" + s.participantName() + "' lost its connection (killed, crashed or cut off)"
-                        : "participant '" + s.participantName() + "' reported an error: " + s.reason());
+            if (s.state() != ParticipantState.ERROR) {
+                continue;
+            }
+            if (s.reason().equals(CONNECTION_LOST)) {
+                causes.add(lost(s.participantName()));
+            } else if (s.reason().startsWith(CAUSE_PREFIX)) {
+                causes.add(s.reason());
+            } else {
+                causes.add(CAUSE_PREFIX + s.participantName() + "' reported an error: " + s.reason());
             }
         }
-        return parts.isEmpty() ? "the system state is Error" : String.join("; ", parts);
+        return causes.isEmpty() ? "the system state is Error" : String.join("; ", causes);
+    }
+
+    /** @return the description of a participant that lost its connection */
+    public static String lost(String participantName) {
+        return CAUSE_PREFIX + participantName + "' lost its connection (killed, crashed or cut off)";
     }
 
     private void print(String line) {
