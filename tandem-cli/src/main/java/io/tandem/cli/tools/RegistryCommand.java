@@ -72,8 +72,7 @@ public final class RegistryCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "invalid value for option '--listen': " + e.getMessage());
             } catch (TandemException e) {
-                throw new TandemException(CliSupport.oneLine(e.getMessage()) + "; stop that program or choose another port,"
-                        + " e.g. --listen tandem://127.0.0.1:8501", e);
+                throw portInUse(e);
             }
             try {
                 out.println("tandem registry: listening on " + registry.uri()
@@ -89,5 +88,18 @@ public final class RegistryCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** @return a one-line error; for a taken port, one that names the port and the fix */
+    private TandemException portInUse(TandemException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                URI uri = URI.create(listen);
+                return new TandemException("cannot listen on " + listen + ": port " + uri.getPort() + " is in use"
+                        + " (another registry or program listens there); stop it or choose another port, e.g. --listen"
+                        + " tandem://" + uri.getHost() + ":" + (uri.getPort() == 65535 ? 8500 : uri.getPort() + 1), e);
+            }
+        }
+        return new TandemException(CliSupport.oneLine(e.getMessage()), e);
     }
 }
