@@ -55,20 +55,6 @@ public final class CliSupport {
     }
 
     /**
-     * Waits for the first of two futures.
-     *
-     * @return the future that completed first ({@code a} if both have)
-     */
-    public static CompletableFuture<?> first(CompletableFuture<?> a, CompletableFuture<?> b) throws InterruptedException {
-        try {
-            CompletableFuture.anyOf(a, b).get();
-        } catch (ExecutionException e) {
-            // one completed exceptionally: the caller looks at it
-        }
-        return a.isDone() ? a : b;
-    }
-
-    /**
      * Waits for a future up to a bound.
      *
      * @return its value, or {@code null} on timeout or failure
