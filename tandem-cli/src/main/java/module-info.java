@@ -4,6 +4,7 @@
  */
 module io.tandem.cli {
     requires io.tandem.cosim;
+    requires io.tandem.net;
     requires info.picocli;
 
     exports io.tandem.cli;
@@ -12,6 +13,8 @@ module io.tandem.cli {
     // picocli instantiates and injects the command classes reflectively
     opens io.tandem.cli to info.picocli;
     opens io.tandem.cli.demo to info.picocli;
+    opens io.tandem.cli.tools to info.picocli;
+    opens io.tandem.cli.internal to info.picocli;
 
     uses io.tandem.cli.spi.CommandProvider;
 }

@@ -2,6 +2,9 @@ package io.tandem.cli;
 
 import io.tandem.cli.demo.DemoCommand;
 import io.tandem.cli.spi.CommandProvider;
+import io.tandem.cli.tools.ControllerCommand;
+import io.tandem.cli.tools.MonitorCommand;
+import io.tandem.cli.tools.RegistryCommand;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +20,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code tandem} command. Built-in subcommands ({@code demo}) are declared here; every other
+ * The {@code tandem} command. Built-in subcommands ({@code demo}, {@code registry},
+ * {@code monitor}, {@code controller}) are declared here; every other
  * subcommand comes from a {@link CommandProvider} found with {@link ServiceLoader}, so this module
  * does not depend on the modules that contribute them.
  *
@@ -29,7 +33,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = TandemVersion.class,
         description = "Distributed, time-synchronized simulation of robots, bodies and brains.",
-        subcommands = {DemoCommand.class},
+        subcommands = {DemoCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class TandemCli implements Callable<Integer> {
 
@@ -92,7 +96,8 @@ public final class TandemCli implements Callable<Integer> {
         root.setParameterExceptionHandler(TandemCli::onParameterError);
         root.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-            cmd.getErr().println("tandem " + cmd.getCommandName() + ": error: " + msg);
+            // user errors are one line, without a stack trace
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + msg.replaceAll("\\s*[\\r\\n]+\\s*", " "));
             return CommandLine.ExitCode.SOFTWARE;
         });
         return root;

@@ -1,5 +1,7 @@
 package io.tandem.cli.demo;
 
+import io.tandem.cli.internal.RegistryUris;
+import io.tandem.cli.internal.StopSignal;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +13,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tandem demo cosim}: parses the options, runs {@link CosimDemo}, prints its report to
- * standard output. Exit code 0 when every participant reached SHUTDOWN, 1 otherwise.
+ * {@code tandem demo cosim}: parses the options, runs {@link CosimDemo} (or, with
+ * {@code --processes}, {@link CosimDemoProcesses}; with {@code --participant}, one participant:
+ * {@link CosimDemoParticipantRun}), prints its report to standard output. Exit code 0 when every
+ * participant reached SHUTDOWN, 1 otherwise.
  */
 @Command(
         name = "cosim",
@@ -23,7 +27,10 @@ import picocli.CommandLine.Spec;
             "Every step a participant publishes a timestamped message on its topic and lists what it received"
                 + " from the others; a system controller sets the required participants and a system monitor"
                 + " records the system states. The first participant stops the simulation at the end time.",
-            "Output is deterministic: step lines are sorted by (virtual time, participant)."
+            "Output is deterministic: step lines are sorted by (virtual time, participant).",
+            "Across processes: --processes runs each participant in its own JVM (the registry and the controller"
+                + " stay in this one); --registry URI --participant pN runs one participant against a running"
+                + " 'tandem registry', started with 'tandem controller p1 p2 ...' in another terminal."
         })
 final class CosimDemoCommand implements Callable<Integer> {
 
@@ -43,8 +50,29 @@ final class CosimDemoCommand implements Callable<Integer> {
             description = "Wall-clock time to wait for every participant to shut down, in ms (default: ${DEFAULT-VALUE}).")
     private long timeoutMs;
 
+    @Option(names = "--registry", paramLabel = "URI", converter = RegistryUris.Connect.class,
+            description = "A running tandem:// registry (tandem registry): with --participant, the registry to join;"
+                + " with --processes, used instead of a registry in this process.")
+    private String registry;
+
+    @Option(names = "--participant", paramLabel = "NAME",
+            description = "Run only this participant (p1, p2, ...) in this process; needs --registry and a"
+                + " 'tandem controller p1 p2 ...' on that registry.")
+    private String participant;
+
+    @Option(names = "--processes",
+            description = "Run every participant in its own JVM, merging their output (same report as in-process).")
+    private boolean processes;
+
+    @Option(names = "--simulation", paramLabel = "NAME", defaultValue = CosimDemo.SIMULATION,
+            description = "Simulation name on the registry, with --registry or --processes (default: ${DEFAULT-VALUE}).")
+    private String simulation;
+
+    /** the timeout of a run across processes, unless --timeout-ms is given: JVMs take a while to start */
+    static final long PROCESSES_TIMEOUT_MS = 60_000;
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         CosimDemoConfig config;
         try {
             List<Long> stepSizesNs = new ArrayList<>();
@@ -55,9 +83,39 @@ final class CosimDemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        CosimDemoReport report = CosimDemo.run(config);
+        if (participant != null && processes) {
+            throw new ParameterException(spec.commandLine(), "--participant and --processes exclude each other");
+        }
+        if (participant != null) {
+            if (registry == null) {
+                throw new ParameterException(spec.commandLine(), "--participant needs --registry: the tandem:// registry"
+                        + " the other participants and the controller use, e.g. --registry " + RegistryUris.DEFAULT);
+            }
+            int index = participantIndex(config);
+            try (StopSignal stop = StopSignal.onShutdown()) {
+                return CosimDemoParticipantRun.run(spec, config, registry, simulation, index, stop);
+            }
+        }
+        if (registry != null && !processes) {
+            throw new ParameterException(spec.commandLine(), "--registry needs --participant NAME (one participant in"
+                    + " this process) or --processes (every participant in its own process)");
+        }
+        CosimDemoReport report;
+        List<String> lines;
+        if (processes) {
+            long timeout = spec.commandLine().getParseResult().hasMatchedOption("--timeout-ms") ? timeoutMs
+                    : PROCESSES_TIMEOUT_MS;
+            try (StopSignal stop = StopSignal.onShutdown()) {
+                CosimDemoProcesses.Result r = CosimDemoProcesses.run(config, registry, simulation, timeout, stop);
+                report = r.report();
+                lines = r.lines();
+            }
+        } else {
+            report = CosimDemo.run(config);
+            lines = report.lines();
+        }
         PrintWriter out = spec.commandLine().getOut();
-        for (String line : report.lines()) {
+        for (String line : lines) {
             out.println(line);
         }
         out.flush();
@@ -68,5 +126,19 @@ final class CosimDemoCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    private int participantIndex(CosimDemoConfig config) {
+        for (int i = 0; i < config.participants(); i++) {
+            if (CosimDemoConfig.participantName(i).equals(participant)) {
+                return i;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < config.participants(); i++) {
+            names.add(CosimDemoConfig.participantName(i));
+        }
+        throw new ParameterException(spec.commandLine(), "unknown participant '" + participant + "': with --step-sizes-ms "
+                + stepSizesMs.toString().replaceAll("[\\[\\] ]", "") + " the participants are " + String.join(", ", names));
     }
 }

@@ -56,6 +56,20 @@ record CosimDemoReport(
 
     /** @return the printable report, one entry per line; identical for identical successful runs */
     List<String> lines() {
+        List<String> stepLines = new ArrayList<>(steps.size());
+        for (StepRecord s : steps) {
+            stepLines.add(stepLine(s));
+        }
+        return lines(stepLines);
+    }
+
+    /**
+     * The printable report with step lines rendered elsewhere (by participants in other processes).
+     *
+     * @param stepLines one {@link #stepLine} per step, sorted by (virtual time, participant)
+     * @return the report, one entry per line
+     */
+    List<String> lines(List<String> stepLines) {
         List<String> out = new ArrayList<>();
         StringBuilder head = new StringBuilder("tandem demo cosim: ").append(config.participants())
                 .append(" coordinated participants (");
@@ -69,18 +83,8 @@ record CosimDemoReport(
         out.add(head.toString());
         out.add("each step lists the messages stamped before its start that it has not seen yet (payload@time)");
         out.add("");
-        for (StepRecord s : steps) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "t=%6s ms  %-3s step %4d  received",
-                    ms(s.nowNs()), s.name(), s.step()));
-            if (s.received().isEmpty()) {
-                line.append(" -");
-            }
-            for (Received r : s.received()) {
-                line.append(' ').append(r.payload()).append('@').append(ms(r.timestampNs())).append("ms");
-            }
-            out.add(line.toString());
-        }
-        if (!steps.isEmpty()) {
+        out.addAll(stepLines);
+        if (!stepLines.isEmpty()) {
             out.add("");
         }
         out.add("participant states seen by the monitor:");
@@ -95,6 +99,19 @@ record CosimDemoReport(
         out.add("  " + join(systemStates));
         out.add(failure == null ? "ok: every participant reached SHUTDOWN" : "FAILED: " + failure);
         return out;
+    }
+
+    /** @return one step as a report line: {@code t=     2 ms  p1  step    2  received p2#0@0ms} */
+    static String stepLine(StepRecord s) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "t=%6s ms  %-3s step %4d  received",
+                ms(s.nowNs()), s.name(), s.step()));
+        if (s.received().isEmpty()) {
+            line.append(" -");
+        }
+        for (Received r : s.received()) {
+            line.append(' ').append(r.payload()).append('@').append(ms(r.timestampNs())).append("ms");
+        }
+        return line.toString();
     }
 
     private static String join(List<? extends Enum<?>> states) {

@@ -297,7 +297,8 @@ public final class NetSession implements TransportSession {
                 m = ControlCodec.decode(msg.getArray(), msg.getOffset(), msg.getLength(), version, "registry " + registry);
             } catch (ProtocolVersionException e) {
                 agent.reserved.completeExceptionally(e);
-                LOG.error("{}: {}", agent.roleName(), e.getMessage());
+                // join() throws it to the caller: logging it too would print it twice
+                LOG.debug("{}: {}", agent.roleName(), e.getMessage());
                 return;
             } catch (MalformedFrameException e) {
                 LOG.warn("{}: dropping a malformed frame from the registry: {}", agent.roleName(), e.getMessage());

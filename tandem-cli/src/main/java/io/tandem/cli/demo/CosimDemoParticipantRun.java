@@ -1,0 +1,132 @@
+package io.tandem.cli.demo;
+
+import io.tandem.cli.internal.CliSupport;
+import io.tandem.cli.internal.StopSignal;
+import io.tandem.cli.internal.SystemWatch;
+import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.LifecycleService;
+import io.tandem.cosim.OperationMode;
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.ParticipantState;
+import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.TandemException;
+import io.tandem.cosim.TimeSyncService;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import picocli.CommandLine.Model.CommandSpec;
+
+/*
+ * Implementation notes.
+ *
+ * The same participant as in the in-process demo (DemoParticipant), connected to a tandem://
+ * registry. It subscribes before it starts its lifecycle and is coordinated, so it runs only once
+ * every required participant is ready: its step log is the same as in the in-process demo.
+ *
+ * A system state of Error (a required participant lost or in error) halts coordinated time for
+ * good (SIL Kit), so the participant then reports an error naming the cause and shuts down rather
+ * than wait forever.
+ */
+
+/**
+ * {@code tandem demo cosim --registry URI --participant NAME}: runs one participant of the demo in
+ * this process and prints its steps when it ends. Runs on the calling thread; not thread-safe.
+ */
+final class CosimDemoParticipantRun {
+    /** how long the participant waits for its shutdown after a stop, ms */
+    static final long SHUTDOWN_WAIT_MS = 10_000;
+
+    private CosimDemoParticipantRun() {
+    }
+
+    /**
+     * Runs participant {@code index} until the simulation ends, fails, or Ctrl-C.
+     *
+     * @return 0 when it reached Shutdown without an error
+     * @throws TandemException naming the cause when the simulation failed (exit code 1)
+     */
+    static int run(CommandSpec spec, CosimDemoConfig config, String registryUri, String simulation, int index,
+            StopSignal stop) throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        int n = config.participants();
+        String name = CosimDemoConfig.participantName(index);
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(CosimDemoConfig.participantName(i));
+        }
+        try (Participant p = CliSupport.connect(spec, registryUri, simulation, name)) {
+            out.println("tandem demo cosim: " + name + " (every " + CosimDemoReport.ms(config.stepSizesNs().get(index))
+                    + " ms) joined simulation '" + simulation + "' at " + registryUri + "; waiting for "
+                    + String.join(", ", all) + " and a controller (tandem controller " + String.join(" ", all)
+                    + " --registry " + registryUri + ")");
+            out.flush();
+            SystemWatch watch = SystemWatch.attach(p, null);
+            DemoParticipant logic = new DemoParticipant(index, config.durationNs(), index == 0);
+            DataPublisher pub = p.createDataPublisher("out", PubSubSpec.of(CosimDemo.topic(index), CosimDemo.MEDIA_TYPE), 0);
+            for (int j = 0; j < n; j++) {
+                if (j != index) {
+                    int sender = j;
+                    p.createDataSubscriber("in-" + CosimDemoConfig.participantName(j),
+                            PubSubSpec.of(CosimDemo.topic(j), CosimDemo.MEDIA_TYPE), e -> logic.onData(sender, e));
+                }
+            }
+            LifecycleService lc = p.createLifecycleService(OperationMode.COORDINATED);
+            TimeSyncService ts = lc.createTimeSyncService();
+            ts.setSimulationStepHandler(logic::onStep, config.stepSizesNs().get(index));
+            logic.attach(pub, lc);
+            CompletableFuture<ParticipantState> end = lc.startLifecycle();
+            try {
+                CompletableFuture.anyOf(end, stop.requested(), watch.systemError(), watch.selfError()).get();
+            } catch (ExecutionException e) {
+                // the lifecycle failed: reported below
+            }
+            String failure = null;
+            if (!end.isDone()) {
+                if (watch.selfError().isDone()) {
+                    failure = name + " is in Error: " + watch.selfError().join();
+                } else if (watch.systemError().isDone()) {
+                    String cause = watch.systemError().join();
+                    failure = name + " stopped: " + cause;
+                    // error, then stop: from Error a stop shuts down
+                    lc.reportError(cause);
+                    lc.stop(cause);
+                } else {
+                    failure = name + " stopped: " + stop.requested().join();
+                }
+                ParticipantState now = lc.state();
+                if (now == ParticipantState.RUNNING || now == ParticipantState.PAUSED || now == ParticipantState.ERROR) {
+                    lc.stop(failure);
+                }
+            }
+            // before Running there is nothing to stop: closing leaves the simulation
+            ParticipantState last = end.isDone() || watch.systemError().isDone() || isStoppable(lc.state())
+                    ? CliSupport.await(end, SHUTDOWN_WAIT_MS) : null;
+            if (last == ParticipantState.SHUTDOWN) {
+                for (CosimDemoReport.StepRecord s : logic.log()) {
+                    out.println(CosimDemoReport.stepLine(s));
+                }
+            }
+            out.println("tandem demo cosim: " + name + " final state " + (last == null ? lc.state() : last));
+            out.flush();
+            if (failure != null) {
+                throw new TandemException(failure);
+            }
+            if (last != ParticipantState.SHUTDOWN) {
+                throw new TandemException(name + " did not shut down within " + SHUTDOWN_WAIT_MS + " ms (in "
+                        + lc.state() + ")");
+            }
+        }
+        return 0;
+    }
+
+    /** @return whether the lifecycle is on its way to Shutdown after a stop */
+    private static boolean isStoppable(ParticipantState s) {
+        return switch (s) {
+            case RUNNING, PAUSED, STOPPING, STOPPED, ERROR, SHUTTING_DOWN, ABORTING -> true;
+            case INVALID, SERVICES_CREATED, COMMUNICATION_INITIALIZING, COMMUNICATION_INITIALIZED, READY_TO_RUN,
+                    SHUTDOWN -> false;
+        };
+    }
+}
