@@ -1,0 +1,26 @@
+package io.tandem.world;
+
+/**
+ * A collision or visual shape of SDF, in its own frame (SI units). Immutable.
+ */
+public sealed interface Geometry {
+    /** A box of full side lengths (m), centred. */
+    record Box(double sizeX, double sizeY, double sizeZ) implements Geometry {
+    }
+
+    /** A sphere of radius (m), centred. */
+    record Sphere(double radius) implements Geometry {
+    }
+
+    /** A cylinder along z: radius and full length (m), centred. */
+    record Cylinder(double radius, double length) implements Geometry {
+    }
+
+    /** A capsule along z: radius and the full length of its cylinder part (m), centred. */
+    record Capsule(double radius, double length) implements Geometry {
+    }
+
+    /** An infinite plane through the origin with unit normal (nx, ny, nz); size is for display only. */
+    record Plane(double nx, double ny, double nz, double sizeX, double sizeY) implements Geometry {
+    }
+}

@@ -1,0 +1,301 @@
+package io.tandem.world;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Implementation notes.
+ *
+ * Gazebo's LevelManager::UpdateLevelsState exactly (shared/specs/gazebo.md 1.9-1.11, its code and
+ * tests, not its tutorial):
+ *   0. queued runtime performers are created (perf_<model>, a 2 x 2 x 2 box) once their model
+ *      exists; a model that already has a performer drops the request;
+ *   1. the default level (every model that is neither a performer's model nor in a level's refs)
+ *      is loaded on the first update and stays loaded;
+ *   2. per performer, its box (centred at its model's position, the orientation ignored) against
+ *      every level: touching the level's box loads it; otherwise an active level stays loaded
+ *      while the performer touches box + buffer, and is marked to unload when it does not; an
+ *      inactive level touched only in its buffer stays inactive (the buffer only delays unloading);
+ *   3. a level any performer loads is not unloaded;
+ *   4. unloading removes the level's entities that no level being loaded also names, then logs
+ *      "Unloaded level [NAME] at iteration N"; loading creates the named entities not yet present
+ *      and logs "Loaded level [NAME] at iteration N".
+ * Boxes touch when they overlap or share a face (closed boxes: Gazebo's AxisAlignedBox::Intersects).
+ * With levels off every model is loaded and nothing ever unloads.
+ */
+
+/**
+ * Decides which levels, and so which models, are loaded, from the performers' positions. Driven
+ * by {@link #update}, once per iteration, by the world runner's thread (not thread-safe). Each
+ * update allocates its small result; the manager logs every load and unload (INFO).
+ */
+public final class LevelManager {
+    private static final Logger LOG = LoggerFactory.getLogger(LevelManager.class);
+    /** the side of a runtime performer's box, m (Gazebo's hard-coded 2 x 2 x 2) */
+    public static final double RUNTIME_PERFORMER_SIZE = 2;
+
+    private final World world;
+    private final boolean useLevels;
+    private final List<World.Level> levels;
+    private final boolean[] active;
+    private final Set<String> defaultEntities = new LinkedHashSet<>();
+    private final Set<String> loaded = new LinkedHashSet<>();
+    private final List<PerformerState> performers = new ArrayList<>();
+    private final List<String> queuedPerformers = new ArrayList<>();
+    private boolean defaultLoaded;
+
+    /** A performer and the levels it is in or near (Gazebo's PerformerLevels). */
+    private static final class PerformerState {
+        final String name;
+        final String model;
+        final double sx;
+        final double sy;
+        final double sz;
+        final Set<String> levels = new LinkedHashSet<>();
+
+        PerformerState(String name, String model, double sx, double sy, double sz) {
+            this.name = name;
+            this.model = model;
+            this.sx = sx;
+            this.sy = sy;
+            this.sz = sz;
+        }
+    }
+
+    /**
+     * What one update changed.
+     *
+     * @param loadedLevels    levels loaded by this update, in the world's order
+     * @param unloadedLevels  levels unloaded by this update, in the world's order
+     * @param createdModels   models to create from the world (recreated from the file, not restored)
+     * @param removedModels   models to remove
+     * @param newPerformers   runtime performers created by this update
+     */
+    public record Changes(List<String> loadedLevels, List<String> unloadedLevels, List<String> createdModels,
+                          List<String> removedModels, List<String> newPerformers) {
+        /** @return whether anything changed */
+        public boolean isEmpty() {
+            return loadedLevels.isEmpty() && unloadedLevels.isEmpty() && createdModels.isEmpty()
+                    && removedModels.isEmpty() && newPerformers.isEmpty();
+        }
+    }
+
+    /**
+     * @param world     the world
+     * @param useLevels whether levels are on (Gazebo's --levels); off: every model is loaded
+     */
+    public LevelManager(World world, boolean useLevels) {
+        this.world = world;
+        this.useLevels = useLevels;
+        this.levels = useLevels ? world.levels() : List.of();
+        this.active = new boolean[levels.size()];
+        Set<String> inLevels = new LinkedHashSet<>();
+        for (World.Level l : levels) {
+            inLevels.addAll(l.refs());
+        }
+        for (World.Performer p : world.performers()) {
+            performers.add(new PerformerState(p.name(), p.ref(), p.sizeX(), p.sizeY(), p.sizeZ()));
+        }
+        for (World.Model m : world.models()) {
+            if (!useLevels || (!inLevels.contains(m.name()) && !isPerformerModel(m.name()))) {
+                defaultEntities.add(m.name());
+            }
+        }
+        // performers' models exist from the start (Gazebo creates them with their performer)
+        for (PerformerState p : performers) {
+            if (world.model(p.model).isPresent()) {
+                loaded.add(p.model);
+            }
+        }
+    }
+
+    private boolean isPerformerModel(String model) {
+        for (PerformerState p : performers) {
+            if (p.model.equals(model)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Queues a runtime performer for a model (Gazebo's {@code level/set_performer}); it is created
+     * by the next update where the model exists.
+     *
+     * @param model the model's name
+     * @return false for an empty name (nothing queued), true otherwise (no check happens now)
+     */
+    public boolean setPerformer(String model) {
+        if (model == null || model.isEmpty()) {
+            LOG.error("set_performer: the model name is empty");
+            return false;
+        }
+        queuedPerformers.add(model);
+        return true;
+    }
+
+    /**
+     * One level update.
+     *
+     * @param iteration the simulation iteration, for the log lines
+     * @param position  a model's current position (world frame, m, 3 values), or null while it is
+     *                  not loaded
+     * @return what changed
+     */
+    public Changes update(long iteration, Function<String, double[]> position) {
+        List<String> created = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        List<String> newPerformers = new ArrayList<>();
+        // 0. runtime performers
+        for (int i = 0; i < queuedPerformers.size(); ) {
+            String model = queuedPerformers.get(i);
+            if (!loaded.contains(model) && !(defaultEntities.contains(model) && !defaultLoaded)) {
+                LOG.warn("set_performer: model [{}] could not be found. Another attempt will be made in the next iteration", model);
+                i++;
+                continue;
+            }
+            queuedPerformers.remove(i);
+            if (isPerformerModel(model)) {
+                LOG.warn("set_performer: model [{}] already has a performer", model);
+                continue;
+            }
+            PerformerState p = new PerformerState("perf_" + model, model, RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE,
+                    RUNTIME_PERFORMER_SIZE);
+            performers.add(p);
+            newPerformers.add(p.name);
+        }
+        // 1. the default level
+        if (!defaultLoaded) {
+            defaultLoaded = true;
+            for (String m : defaultEntities) {
+                if (loaded.add(m)) {
+                    created.add(m);
+                }
+            }
+            LOG.info("Loaded level [default] at iteration {}", iteration);
+        }
+        // 2. performers against levels
+        boolean[] load = new boolean[levels.size()];
+        boolean[] unload = new boolean[levels.size()];
+        for (PerformerState p : performers) {
+            double[] c = position.apply(p.model);
+            if (c == null) {
+                continue;
+            }
+            p.levels.clear();
+            for (int l = 0; l < levels.size(); l++) {
+                World.Level lv = levels.get(l);
+                if (touches(c, p, lv, 0)) {
+                    p.levels.add(lv.name());
+                    load[l] = true;
+                } else if (active[l]) {
+                    if (touches(c, p, lv, lv.buffer())) {
+                        p.levels.add(lv.name());
+                        load[l] = true;
+                    } else {
+                        unload[l] = true;
+                    }
+                }
+            }
+        }
+        // 3.-4. names kept by the levels being loaded
+        Set<String> marked = new LinkedHashSet<>();
+        for (int l = 0; l < levels.size(); l++) {
+            if (load[l]) {
+                marked.addAll(levels.get(l).refs());
+            }
+        }
+        List<String> loadedLevels = new ArrayList<>();
+        List<String> unloadedLevels = new ArrayList<>();
+        for (int l = 0; l < levels.size(); l++) {
+            if (unload[l] && !load[l]) {
+                for (String ref : levels.get(l).refs()) {
+                    if (!marked.contains(ref) && !defaultEntities.contains(ref) && !isPerformerModel(ref)
+                            && world.model(ref).isPresent() && loaded.remove(ref)) {
+                        removed.add(ref);
+                    }
+                }
+                active[l] = false;
+                unloadedLevels.add(levels.get(l).name());
+                LOG.info("Unloaded level [{}] at iteration {}", levels.get(l).name(), iteration);
+            }
+        }
+        for (int l = 0; l < levels.size(); l++) {
+            if (load[l] && !active[l]) {
+                for (String ref : levels.get(l).refs()) {
+                    if (world.model(ref).isPresent() && loaded.add(ref)) {
+                        created.add(ref);
+                    }
+                }
+                active[l] = true;
+                loadedLevels.add(levels.get(l).name());
+                LOG.info("Loaded level [{}] at iteration {}", levels.get(l).name(), iteration);
+            }
+        }
+        return new Changes(loadedLevels, unloadedLevels, created, removed, newPerformers);
+    }
+
+    /** Closed boxes: the performer's box against the level's box grown by margin on every side. */
+    private static boolean touches(double[] c, PerformerState p, World.Level l, double margin) {
+        return Math.abs(c[0] - l.x()) <= p.sx / 2 + l.sizeX() / 2 + margin
+                && Math.abs(c[1] - l.y()) <= p.sy / 2 + l.sizeY() / 2 + margin
+                && Math.abs(c[2] - l.z()) <= p.sz / 2 + l.sizeZ() / 2 + margin;
+    }
+
+    /** @return whether levels are on */
+    public boolean usesLevels() {
+        return useLevels;
+    }
+
+    /** @return the names of the levels now loaded, in the world's order (the default level not included) */
+    public List<String> activeLevels() {
+        List<String> out = new ArrayList<>();
+        for (int l = 0; l < levels.size(); l++) {
+            if (active[l]) {
+                out.add(levels.get(l).name());
+            }
+        }
+        return out;
+    }
+
+    /** @return whether the model is loaded now */
+    public boolean isLoaded(String model) {
+        return loaded.contains(model);
+    }
+
+    /** @return the loaded models, in the world's order */
+    public List<String> loadedModels() {
+        List<String> out = new ArrayList<>();
+        for (World.Model m : world.models()) {
+            if (loaded.contains(m.name())) {
+                out.add(m.name());
+            }
+        }
+        return out;
+    }
+
+    /** @return each performer's name mapped to the levels it is in or near, as of the last update */
+    public Map<String, List<String>> performerLevels() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (PerformerState p : performers) {
+            out.put(p.name, List.copyOf(p.levels));
+        }
+        return out;
+    }
+
+    /** @return each performer's name mapped to its model */
+    public Map<String, String> performerModels() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (PerformerState p : performers) {
+            out.put(p.name, p.model);
+        }
+        return out;
+    }
+}
