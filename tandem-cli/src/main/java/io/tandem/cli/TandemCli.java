@@ -1,6 +1,7 @@
 package io.tandem.cli;
 
 import io.tandem.cli.demo.DemoCommand;
+import io.tandem.cli.sim.SimCommand;
 import io.tandem.cli.spi.CommandProvider;
 import io.tandem.cli.tools.ControllerCommand;
 import io.tandem.cli.tools.MonitorCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code tandem} command. Built-in subcommands ({@code demo}, {@code registry},
+ * The {@code tandem} command. Built-in subcommands ({@code demo}, {@code sim}, {@code registry},
  * {@code monitor}, {@code controller}) are declared here; every other
  * subcommand comes from a {@link CommandProvider} found with {@link ServiceLoader}, so this module
  * does not depend on the modules that contribute them.
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = TandemVersion.class,
         description = "Distributed, time-synchronized simulation of robots, bodies and brains.",
-        subcommands = {DemoCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class},
+        subcommands = {DemoCommand.class, SimCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class TandemCli implements Callable<Integer> {
 

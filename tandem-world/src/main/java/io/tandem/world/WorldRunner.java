@@ -31,7 +31,7 @@ public final class WorldRunner implements AutoCloseable {
     public interface Listener {
         /**
          * @param runner    the runner, to read poses from
-         * @param iteration the iteration just completed (1 for the first)
+         * @param iteration the iteration just completed (1 for the first; 0 for the initial state)
          * @param changes   the level changes of this iteration
          */
         void stepped(WorldRunner runner, long iteration, LevelManager.Changes changes);
@@ -52,6 +52,8 @@ public final class WorldRunner implements AutoCloseable {
     private long iteration;
     private long simTimeNs;
     private int rebuilds;
+    /** the level changes of the initial load, reported as iteration 0 before the first step */
+    private LevelManager.Changes initialChanges;
 
     /**
      * @param world     the world to run
@@ -68,8 +70,8 @@ public final class WorldRunner implements AutoCloseable {
                 firstLinkInModel.put(m.name(), m.pose().inverse().compose(m.links().get(0).pose()));
             }
         }
-        LevelManager.Changes first = levels.update(0, name -> models.containsKey(name) ? position(models.get(name).pose()) : null);
-        rebuild(first);
+        initialChanges = levels.update(0, name -> models.containsKey(name) ? position(models.get(name).pose()) : null);
+        rebuild(initialChanges);
     }
 
     private static double[] position(Pose p) {
@@ -125,8 +127,18 @@ public final class WorldRunner implements AutoCloseable {
         teleports.put(model, pose);
     }
 
-    /** Runs one iteration: levels, physics, listeners. */
+    /**
+     * Runs one iteration: levels, physics, listeners. Before the first iteration the listeners
+     * get iteration 0: the initial state and the initial level loads.
+     */
     public void step() {
+        if (initialChanges != null) {
+            LevelManager.Changes c = initialChanges;
+            initialChanges = null;
+            for (Listener l : listeners) {
+                l.stepped(this, 0, c);
+            }
+        }
         applyTeleports();
         long it = iteration + 1;
         LevelManager.Changes changes = levels.update(it, this::currentPosition);

@@ -1,0 +1,75 @@
+package io.tandem.cli.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.cli.TandemCli;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimCommandTest {
+    private static final Path DROP = Path.of("../examples/worlds/drop.sdf");
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @TempDir
+    Path tmp;
+
+    private int run(String... args) {
+        return TandemCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void sim_dropWorldWithLevels_recordsLevelEventsAndRestingBall() throws IOException {
+        Path csv = tmp.resolve("drop.csv");
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "3000", "--record", csv.toString())).isZero();
+        assertThat(err.toString()).contains("Loaded level [sky] at iteration 0", "Unloaded level [sky] at iteration",
+                "Loaded level [ground] at iteration");
+        assertThat(out.toString()).contains("world drop: 3000 iterations", "real-time factor");
+        List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+        assertThat(lines.get(0)).isEqualTo("iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event");
+        assertThat(lines).filteredOn(l -> l.endsWith("at iteration 0")).containsExactly("0,0.0,,,,,,,,,Loaded level [sky] at iteration 0");
+        // the ball came to rest on the pad the ground level loaded (its top at z = 0, radius 0.1)
+        String last = lines.stream().filter(l -> l.startsWith("3000,") && l.contains(",ball,")).findFirst().orElseThrow();
+        assertThat(Double.parseDouble(last.split(",")[5])).isBetween(0.098, 0.101);
+        // without levels the pad is there from the start and nothing loads or unloads
+        err.getBuffer().setLength(0);
+        assertThat(run("sim", DROP.toString(), "--iterations", "10")).isZero();
+        assertThat(err.toString()).doesNotContain("level [");
+    }
+
+    @Test
+    void sim_jsonlRecord_sameRunSameBytes() throws IOException {
+        Path a = tmp.resolve("a.jsonl");
+        Path b = tmp.resolve("b.jsonl");
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "2500", "--record", a.toString())).isZero();
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "2500", "--record", b.toString())).isZero();
+        assertThat(Files.readAllBytes(a)).isEqualTo(Files.readAllBytes(b));
+        assertThat(Files.readString(a)).contains("{\"iteration\":0,\"sim_time_s\":0.0,\"event\":\"Loaded level [sky] at iteration 0\"}");
+    }
+
+    @Test
+    void sim_badInput_clearErrorNonZeroExitNoRecord() throws IOException {
+        Path record = tmp.resolve("never.csv");
+        assertThat(run("sim", tmp.resolve("missing.sdf").toString(), "--record", record.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("missing.sdf: no such file");
+        Path broken = tmp.resolve("broken.sdf");
+        Files.writeString(broken, "<sdf version=\"1.9\"><world name=\"w\">\n<model name=\"m\"><pose>1 2</pose></model></world></sdf>");
+        assertThat(run("sim", broken.toString(), "--record", record.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("broken.sdf:2: <pose> needs 6 numbers");
+        assertThat(run("sim", DROP.toString(), "--record", tmp.resolve("x.txt").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("must end in .csv or .jsonl");
+        assertThat(run("sim", DROP.toString(), "--iterations", "0")).isEqualTo(2);
+        assertThat(run("sim", DROP.toString(), "--rtf", "-1")).isEqualTo(2);
+        assertThat(record).doesNotExist();
+        try (var files = Files.list(tmp)) {
+            assertThat(files.filter(p -> p.getFileName().toString().startsWith(".tandem-record"))).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.tandem.world;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.Locale;
+
+/**
+ * Writes every loaded model's pose after each iteration, and every level load and unload, as CSV
+ * ({@code iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event}: pose rows leave event empty,
+ * event rows leave the pose empty) or JSON lines ({"iteration":..,"sim_time_s":..,"model":..,
+ * "x":..,...} and {"iteration":..,"sim_time_s":..,"event":"Loaded level [NAME] at iteration N"}).
+ * Numbers are written in full precision ({@link Double#toString}), so two runs compare exactly.
+ * A {@link WorldRunner.Listener} on the stepping thread; allocates its lines. The caller owns
+ * and closes the writer.
+ */
+public final class PoseRecorder implements WorldRunner.Listener {
+    /** Output formats. */
+    public enum Format { CSV, JSONL }
+
+    private final Writer out;
+    private final Format format;
+
+    /**
+     * @param out    where to write (buffer it)
+     * @param format CSV or JSON lines
+     */
+    public PoseRecorder(Writer out, Format format) {
+        this.out = out;
+        this.format = format;
+        if (format == Format.CSV) {
+            write("iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n");
+        }
+    }
+
+    /** @return the format for a file name ending in .csv or .jsonl */
+    public static Format formatOf(String fileName) {
+        String f = fileName.toLowerCase(Locale.ROOT);
+        if (f.endsWith(".csv")) {
+            return Format.CSV;
+        }
+        if (f.endsWith(".jsonl") || f.endsWith(".json")) {
+            return Format.JSONL;
+        }
+        throw new IllegalArgumentException("record file '" + fileName + "' must end in .csv or .jsonl");
+    }
+
+    @Override
+    public void stepped(WorldRunner runner, long iteration, LevelManager.Changes changes) {
+        double t = runner.simTimeNs() / 1e9;
+        for (String level : changes.loadedLevels()) {
+            event(iteration, t, "Loaded level [" + level + "] at iteration " + iteration);
+        }
+        for (String level : changes.unloadedLevels()) {
+            event(iteration, t, "Unloaded level [" + level + "] at iteration " + iteration);
+        }
+        for (String model : runner.loadedModels()) {
+            Pose p = runner.modelPose(model);
+            if (p == null) {
+                continue;
+            }
+            if (format == Format.CSV) {
+                write(iteration + "," + t + "," + model + "," + p.x() + "," + p.y() + "," + p.z() + "," + p.qx() + ","
+                        + p.qy() + "," + p.qz() + "," + p.qw() + ",\n");
+            } else {
+                write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(model) + "\",\"x\":"
+                        + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
+                        + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
+            }
+        }
+    }
+
+    private void event(long iteration, double t, String text) {
+        if (format == Format.CSV) {
+            write(iteration + "," + t + ",,,,,,,,," + text + "\n");
+        } else {
+            write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"event\":\"" + json(text) + "\"}\n");
+        }
+    }
+
+    private static String json(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    private void write(String s) {
+        try {
+            out.write(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
+        }
+    }
+}
