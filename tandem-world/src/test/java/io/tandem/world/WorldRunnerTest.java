@@ -120,4 +120,26 @@ class WorldRunnerTest {
             assertThat(Math.hypot(p.x(), p.y())).isLessThan(0.05);
         }
     }
+
+    /**
+     * Gazebo's level performance world: with levels on, the physics carries only the performers'
+     * levels, so it never steps more bodies or contacts than with levels off (the speed itself is
+     * a benchmark, not a test).
+     */
+    @Test
+    void step_levelPerformanceWorld_levelsOnStepsFewerBodies() {
+        World w = GazeboWorlds.load("test/level_performance.sdf");
+        try (WorldRunner on = new WorldRunner(w, SolverSettings.subAdmm(10), true);
+             WorldRunner off = new WorldRunner(w, SolverSettings.subAdmm(10), false)) {
+            for (int k = 0; k < 200; k++) {
+                on.step();
+                off.step();
+                assertThat(on.bodyCount()).isLessThan(off.bodyCount());
+            }
+            assertThat(off.loadedModels()).hasSize(w.models().size());
+            assertThat(on.loadedModels()).contains("vehicle_red", "vehicle_blue");
+            // the performers' poses agree: levels change what is simulated around them, not them
+            assertThat(on.modelPose("vehicle_red").z()).isCloseTo(off.modelPose("vehicle_red").z(), within(1e-3));
+        }
+    }
 }
