@@ -70,7 +70,9 @@ public interface LifecycleService {
     void continueSimulation();
 
     /**
-     * Moves the participant to Error (ignored before {@link #startLifecycle()} and after shutdown).
+     * Moves the participant to Error (ignored with a warning before {@link #startLifecycle()}, and
+     * while shutting down, aborting or shut down, which end in Shutdown anyway). Safe from any
+     * thread.
      *
      * @param reason recorded in the participant status
      */

@@ -430,7 +430,10 @@ final class ParticipantLifecycle implements LifecycleService {
     }
 
     void reportErrorNow(String why) {
-        if (!started.get() || state == ParticipantState.SHUTDOWN) {
+        // beyond SIL Kit: also ignored while shutting down or aborting, whose barriers complete only
+        // in those states: an Error there would keep the lifecycle from ever reaching Shutdown
+        if (!started.get() || state == ParticipantState.SHUTDOWN || state == ParticipantState.SHUTTING_DOWN
+                || state == ParticipantState.ABORTING) {
             LOG.warn("participant '{}': error report ignored in state {}: {}", core.participantName(), state, why);
             return;
         }
