@@ -415,6 +415,26 @@ public abstract class LifecycleContract extends ContractBase {
         assertThat(await(bDone)).isEqualTo(ParticipantState.SHUTDOWN);
     }
 
+    @Test
+    void reportError_whileShuttingDown_ignoredAndLifecycleReachesShutdown() {
+        Participant ctl = connect("controller");
+        LifecycleService lc = connect("p").createLifecycleService(OperationMode.AUTONOMOUS);
+        lc.setShutdownHandler(() -> lc.reportError("too late"));
+        List<ParticipantState> seen = new CopyOnWriteArrayList<>();
+        ctl.createSystemMonitor().addParticipantStatusHandler(s -> {
+            if (s.participantName().equals("p")) {
+                seen.add(s.state());
+            }
+        });
+        CompletableFuture<ParticipantStatus> running = when(ctl, "p", ParticipantState.RUNNING);
+        CompletableFuture<ParticipantState> done = lc.startLifecycle();
+        await(running);
+        lc.stop("done");
+        assertThat(await(done)).isEqualTo(ParticipantState.SHUTDOWN);
+        await(when(ctl, "p", ParticipantState.SHUTDOWN));
+        assertThat(seen).doesNotContain(ParticipantState.ERROR);
+    }
+
     /** Waits (spinning, no sleep) until {@code value} reaches {@code target}. */
     private void awaitValue(AtomicLong value, long target) {
         await(CompletableFuture.runAsync(() -> {
