@@ -453,9 +453,9 @@ final class ParticipantLifecycle implements LifecycleService {
      * @param lostName the lost participant
      */
     void onRequiredParticipantLost(String lostName) {
+        // names only the lost one, so a participant that quotes a peer's reason still reads true
         endBecauseOfLoss("participant '" + lostName + "' lost its connection (" + ParticipantCore.CONNECTION_LOST
-                + "); it is a required participant, so participant '" + core.participantName()
-                + "' stops in Error");
+                + "); it is required, so the coordinated participants stop");
     }
 
     /**
