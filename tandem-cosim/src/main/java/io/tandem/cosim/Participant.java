@@ -88,6 +88,29 @@ public interface Participant extends AutoCloseable {
     void addParticipantDisconnectedHandler(Consumer<String> handler);
 
     /**
+     * Tells when this participant loses its connection to the registry, and with it to the
+     * simulation: the registry crashed, was killed or closed, or cannot be reached. After that the
+     * participant receives nothing more and what it sends is dropped; every peer is reported
+     * disconnected (in {@link ParticipantState#ERROR} with the reason "Connection Lost"), and a
+     * {@link OperationMode#COORDINATED coordinated} lifecycle ends (see {@link LifecycleService}).
+     * Which registry losses a transport can see is its own: a {@code tandem://} participant loses
+     * its registry when the registry process ends; an in-process ({@code tandem+inproc://})
+     * participant never does (it stays connected to its peers when its registry closes).
+     *
+     * <p>The handler runs once, on this participant's thread; added after the loss it runs at
+     * once. Allocates only when called. Safe from any thread.
+     *
+     * @param handler called with a message naming this participant and the registry URI (not null)
+     */
+    void addConnectionLostHandler(Consumer<String> handler);
+
+    /**
+     * @return whether this participant is still connected to its registry: false once it has
+     *         lost the connection (see {@link #addConnectionLostHandler}) or was closed
+     */
+    boolean isConnected();
+
+    /**
      * @param participantName a participant
      * @return whether it is connected to this simulation
      */

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -267,6 +268,179 @@ public abstract class LifecycleContract extends ContractBase {
         pa.close();
         await(error);
         assertThat(await(lost).reason()).isEqualTo("Connection Lost");
+    }
+
+    /** Where the surviving coordinated participants are when a required participant is lost. */
+    enum LossPoint { SERVICES_CREATED, RUNNING, PAUSED, ERROR }
+
+    /**
+     * Issue 4: a lost required participant (here closed before Shutdown, which every transport
+     * reports as "Connection Lost") ends every coordinated lifecycle in a defined way instead of
+     * leaving it waiting with virtual time halted: Error naming the lost participant, then
+     * ShuttingDown (shutdown handler, no stop handler) and Shutdown, where the future completes.
+     */
+    @ParameterizedTest
+    @EnumSource(LossPoint.class)
+    void requiredParticipantLost_coordinatedParticipantsEnterErrorNamingItAndShutDown(LossPoint point) {
+        // "absent" never connects, so the system state stays Invalid and everyone waits in ServicesCreated
+        Participant ctl = point == LossPoint.SERVICES_CREATED ? controller("a", "b", "lost", "absent")
+                : controller("a", "b", "lost");
+        Map<String, List<ParticipantStatus>> seen = new ConcurrentHashMap<>();
+        List<SystemState> system = new CopyOnWriteArrayList<>();
+        ctl.createSystemMonitor().addParticipantStatusHandler(
+                s -> seen.computeIfAbsent(s.participantName(), k -> new CopyOnWriteArrayList<>()).add(s));
+        ctl.createSystemMonitor().addSystemStateHandler(system::add);
+        List<String> handlers = new CopyOnWriteArrayList<>();
+        Map<String, LifecycleService> lcs = new ConcurrentHashMap<>();
+        Map<String, CompletableFuture<ParticipantState>> done = new ConcurrentHashMap<>();
+        Participant lost = null;
+        for (String n : List.of("a", "b", "lost")) {
+            Participant p = connect(n);
+            LifecycleService lc = p.createLifecycleService(OperationMode.COORDINATED);
+            lc.createTimeSyncService().setSimulationStepHandler((now, d) -> { }, 1_000_000);
+            lc.setStopHandler(() -> handlers.add(n + ":stop"));
+            lc.setShutdownHandler(() -> handlers.add(n + ":shutdown:" + lc.state()));
+            lcs.put(n, lc);
+            if (n.equals("lost")) {
+                lost = p;
+            }
+        }
+        ParticipantState reached = point == LossPoint.SERVICES_CREATED ? ParticipantState.SERVICES_CREATED
+                : ParticipantState.RUNNING;
+        List<CompletableFuture<ParticipantStatus>> there = new ArrayList<>();
+        for (String n : List.of("a", "b", "lost")) {
+            there.add(when(ctl, n, reached));
+        }
+        for (String n : List.of("a", "b", "lost")) {
+            done.put(n, lcs.get(n).startLifecycle());
+        }
+        there.forEach(this::await);
+        if (point == LossPoint.PAUSED) {
+            CompletableFuture<ParticipantStatus> paused = when(ctl, "a", ParticipantState.PAUSED);
+            lcs.get("a").pause("hold");
+            await(paused);
+        } else if (point == LossPoint.ERROR) {
+            CompletableFuture<ParticipantStatus> failed = when(ctl, "a", ParticipantState.ERROR);
+            lcs.get("a").reportError("sensor failed");
+            await(failed);
+        }
+        CompletableFuture<SystemState> systemError = whenSystem(ctl, SystemState.ERROR);
+        lost.close();
+
+        await(systemError);
+        for (String n : List.of("a", "b")) {
+            assertThat(await(done.get(n))).as(n).isEqualTo(ParticipantState.SHUTDOWN);
+            assertThat(lcs.get(n).state()).isEqualTo(ParticipantState.SHUTDOWN);
+        }
+        await(when(ctl, "a", ParticipantState.SHUTDOWN));
+        await(when(ctl, "b", ParticipantState.SHUTDOWN));
+        assertThat(seen.get("lost")).extracting(ParticipantStatus::state).last().isEqualTo(ParticipantState.ERROR);
+        assertThat(seen.get("lost").get(seen.get("lost").size() - 1).reason()).isEqualTo("Connection Lost");
+        for (String n : List.of("a", "b")) {
+            List<ParticipantStatus> statuses = seen.get(n);
+            assertThat(statuses).extracting(ParticipantStatus::state).as(n).endsWith(ParticipantState.ERROR,
+                    ParticipantState.SHUTTING_DOWN, ParticipantState.SHUTDOWN);
+            ParticipantStatus error = statuses.get(statuses.size() - 3);
+            if (point == LossPoint.ERROR && n.equals("a")) {
+                // already in Error: it keeps its reason and shuts down, naming the loss there
+                assertThat(error.reason()).isEqualTo("sensor failed");
+                assertThat(statuses.get(statuses.size() - 2).reason()).contains("participant 'lost' lost its connection");
+            } else {
+                assertThat(error.reason()).as(n).startsWith("participant 'lost' lost its connection");
+            }
+            assertThat(handlers).as("the shutdown handler runs in ShuttingDown, the stop handler not at all")
+                    .contains(n + ":shutdown:SHUTTING_DOWN").doesNotContain(n + ":stop");
+        }
+        assertThat(system).as("the system state stays Error").last().isEqualTo(SystemState.ERROR);
+    }
+
+    @Test
+    void requiredParticipantLost_autonomousParticipantKeepsRunning() {
+        Participant ctl = controller("a", "lost");
+        LifecycleService a = connect("a").createLifecycleService(OperationMode.COORDINATED);
+        Participant lost = connect("lost");
+        LifecycleService lostLc = lost.createLifecycleService(OperationMode.COORDINATED);
+        LifecycleService auto = connect("auto").createLifecycleService(OperationMode.AUTONOMOUS);
+        AtomicLong autoNow = new AtomicLong(-1);
+        auto.createTimeSyncService().setSimulationStepHandler((now, d) -> autoNow.set(now), 1_000_000);
+        CompletableFuture<SystemState> running = whenSystem(ctl, SystemState.RUNNING);
+        CompletableFuture<ParticipantStatus> autoRunning = when(ctl, "auto", ParticipantState.RUNNING);
+        CompletableFuture<ParticipantState> aDone = a.startLifecycle();
+        lostLc.startLifecycle();
+        CompletableFuture<ParticipantState> autoDone = auto.startLifecycle();
+        await(running);
+        await(autoRunning);
+        CompletableFuture<SystemState> systemError = whenSystem(ctl, SystemState.ERROR);
+        lost.close();
+
+        await(systemError);
+        assertThat(await(aDone)).isEqualTo(ParticipantState.SHUTDOWN);
+        long before = autoNow.get();
+        awaitValue(autoNow, before + 5_000_000);
+        assertThat(auto.state()).isEqualTo(ParticipantState.RUNNING);
+        auto.stop("done");
+        assertThat(await(autoDone)).isEqualTo(ParticipantState.SHUTDOWN);
+    }
+
+    @Test
+    void nonRequiredParticipantLost_coordinatedParticipantsKeepRunning() {
+        Participant ctl = controller("a", "b");
+        LifecycleService a = connect("a").createLifecycleService(OperationMode.COORDINATED);
+        LifecycleService b = connect("b").createLifecycleService(OperationMode.COORDINATED);
+        AtomicLong aNow = new AtomicLong(-1);
+        a.createTimeSyncService().setSimulationStepHandler((now, d) -> aNow.set(now), 1_000_000);
+        b.createTimeSyncService().setSimulationStepHandler((now, d) -> { }, 1_000_000);
+        Participant guest = connect("guest");
+        guest.createLifecycleService(OperationMode.AUTONOMOUS).startLifecycle();
+        List<SystemState> system = new CopyOnWriteArrayList<>();
+        ctl.createSystemMonitor().addSystemStateHandler(system::add);
+        CompletableFuture<SystemState> running = whenSystem(ctl, SystemState.RUNNING);
+        CompletableFuture<ParticipantStatus> guestRunning = when(ctl, "guest", ParticipantState.RUNNING);
+        CompletableFuture<ParticipantState> aDone = a.startLifecycle();
+        CompletableFuture<ParticipantState> bDone = b.startLifecycle();
+        await(running);
+        await(guestRunning);
+        CompletableFuture<ParticipantStatus> guestLost = when(ctl, "guest", ParticipantState.ERROR);
+        guest.close();
+
+        assertThat(await(guestLost).reason()).isEqualTo("Connection Lost");
+        long before = aNow.get();
+        awaitValue(aNow, before + 5_000_000);
+        assertThat(a.state()).isEqualTo(ParticipantState.RUNNING);
+        assertThat(b.state()).isEqualTo(ParticipantState.RUNNING);
+        assertThat(system).doesNotContain(SystemState.ERROR);
+        b.stop("done");
+        assertThat(await(aDone)).isEqualTo(ParticipantState.SHUTDOWN);
+        assertThat(await(bDone)).isEqualTo(ParticipantState.SHUTDOWN);
+    }
+
+    @Test
+    void reportError_whileShuttingDown_ignoredAndLifecycleReachesShutdown() {
+        Participant ctl = connect("controller");
+        LifecycleService lc = connect("p").createLifecycleService(OperationMode.AUTONOMOUS);
+        lc.setShutdownHandler(() -> lc.reportError("too late"));
+        List<ParticipantState> seen = new CopyOnWriteArrayList<>();
+        ctl.createSystemMonitor().addParticipantStatusHandler(s -> {
+            if (s.participantName().equals("p")) {
+                seen.add(s.state());
+            }
+        });
+        CompletableFuture<ParticipantStatus> running = when(ctl, "p", ParticipantState.RUNNING);
+        CompletableFuture<ParticipantState> done = lc.startLifecycle();
+        await(running);
+        lc.stop("done");
+        assertThat(await(done)).isEqualTo(ParticipantState.SHUTDOWN);
+        await(when(ctl, "p", ParticipantState.SHUTDOWN));
+        assertThat(seen).doesNotContain(ParticipantState.ERROR);
+    }
+
+    /** Waits (spinning, no sleep) until {@code value} reaches {@code target}. */
+    private void awaitValue(AtomicLong value, long target) {
+        await(CompletableFuture.runAsync(() -> {
+            while (value.get() < target) {
+                Thread.onSpinWait();
+            }
+        }));
     }
 
     /** Where a participant is held when the abort comes. */

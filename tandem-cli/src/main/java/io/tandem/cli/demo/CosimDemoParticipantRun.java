@@ -25,9 +25,11 @@ import picocli.CommandLine.Model.CommandSpec;
  * registry. It subscribes before it starts its lifecycle and is coordinated, so it runs only once
  * every required participant is ready: its step log is the same as in the in-process demo.
  *
- * A system state of Error (a required participant lost or in error) halts coordinated time for
- * good (SIL Kit), so the participant then reports an error naming the cause and shuts down rather
- * than wait forever.
+ * A lost required participant (or a lost registry) ends the coordinated lifecycle by itself: the
+ * library moves it to Error with a reason naming the lost one, then to Shutdown. An error that
+ * another required participant reports only halts coordinated time (SIL Kit), so the participant
+ * then reports that error itself and shuts down rather than wait forever. Either way it exits 1
+ * with its own Error reason.
  */
 
 /**
@@ -82,27 +84,22 @@ final class CosimDemoParticipantRun {
             } catch (ExecutionException e) {
                 // the lifecycle failed: reported below
             }
-            String failure = null;
-            if (!end.isDone()) {
-                if (watch.selfError().isDone()) {
-                    failure = name + " is in Error: " + watch.selfError().join();
-                } else if (watch.systemError().isDone()) {
-                    String cause = watch.systemError().join();
-                    failure = name + " stopped: " + cause;
-                    // error, then stop: from Error a stop shuts down
-                    lc.reportError(cause);
-                    lc.stop(cause);
-                } else {
-                    failure = name + " stopped: " + stop.requested().join();
-                }
-                ParticipantState now = lc.state();
-                if (now == ParticipantState.RUNNING || now == ParticipantState.PAUSED || now == ParticipantState.ERROR) {
-                    lc.stop(failure);
-                }
+            boolean interrupted = !end.isDone() && stop.isRequested();
+            if (!end.isDone() && !watch.selfError().isDone() && watch.systemError().isDone()) {
+                // a lost participant or registry ends the lifecycle by itself, in Error naming the
+                // cause; an error another participant reports halts it for good (SIL Kit): end it
+                // the same way (ignored when the library already did)
+                lc.reportError(watch.systemError().join());
+            }
+            ParticipantState now = lc.state();
+            if (!end.isDone() && (!interrupted || now == ParticipantState.RUNNING || now == ParticipantState.PAUSED
+                    || now == ParticipantState.ERROR)) {
+                // from Error a stop shuts down; in Running or Paused it stops; ignored when shutting down
+                lc.stop(interrupted ? stop.requested().join() : "error");
             }
             // before Running there is nothing to stop: closing leaves the simulation
-            ParticipantState last = end.isDone() || watch.systemError().isDone() || isStoppable(lc.state())
-                    ? CliSupport.await(end, SHUTDOWN_WAIT_MS) : null;
+            ParticipantState last = end.isDone() || watch.selfError().isDone() || watch.systemError().isDone()
+                    || isStoppable(lc.state()) ? CliSupport.await(end, SHUTDOWN_WAIT_MS) : null;
             if (last == ParticipantState.SHUTDOWN) {
                 for (CosimDemoReport.StepRecord s : logic.log()) {
                     out.println(CosimDemoReport.stepLine(s));
@@ -110,8 +107,11 @@ final class CosimDemoParticipantRun {
             }
             out.println("tandem demo cosim: " + name + " final state " + (last == null ? lc.state() : last));
             out.flush();
-            if (failure != null) {
-                throw new TandemException(failure);
+            if (watch.selfError().isDone()) {
+                throw new TandemException(name + " stopped: " + watch.selfError().join());
+            }
+            if (interrupted) {
+                throw new TandemException(name + " stopped: " + stop.requested().join());
             }
             if (last != ParticipantState.SHUTDOWN) {
                 throw new TandemException(name + " did not shut down within " + SHUTDOWN_WAIT_MS + " ms (in "

@@ -31,8 +31,10 @@ import picocli.CommandLine.Spec;
  * plus the controller itself, and the controller has a coordinated lifecycle without time sync, so
  * the simulation starts once all of them are ready, stops when any of them stops, and a Ctrl-C
  * stops it (Running or Paused) or aborts it (any earlier state). Beyond it: a system state of Error
- * (a required participant lost or in error) ends the controller too, with an error naming the
- * participant, because coordinated participants stop advancing time in that state for good.
+ * ends the controller too, with an error naming the participant. A lost required participant (or
+ * a lost registry) ends the controller's coordinated lifecycle by itself (the library: Error
+ * naming it, then Shutdown); an error a required participant reports only halts coordinated time
+ * for good (SIL Kit), so the controller then reports that error itself and shuts down.
  */
 
 /**
@@ -106,22 +108,26 @@ public final class ControllerCommand implements Callable<Integer> {
             LifecycleService lc = p.createLifecycleService(OperationMode.COORDINATED);
             CompletableFuture<ParticipantState> end = lc.startLifecycle();
             try {
-                CompletableFuture.anyOf(end, stop.requested(), watch.systemError()).get();
+                CompletableFuture.anyOf(end, stop.requested(), watch.systemError(), watch.selfError()).get();
             } catch (ExecutionException e) {
                 // the lifecycle failed: reported below
             }
-            if (watch.systemError().isDone()) {
-                String why = watch.systemError().join();
+            if (!end.isDone() && (watch.selfError().isDone() || watch.systemError().isDone())) {
+                // a lost participant or registry ends the lifecycle by itself, in Error naming the
+                // cause; an error a required participant reports halts it for good (SIL Kit): end
+                // it the same way (ignored when the library already did); from Error a stop shuts down
+                String why = watch.selfError().getNow(watch.systemError().getNow(""));
                 lc.reportError(why);
                 lc.stop(why);
-                CliSupport.await(end, SHUTDOWN_WAIT_MS);
-                throw new TandemException(why + "; the simulation stopped in Error: restart the lost participant, or"
-                        + " start a new run with this controller");
-            }
-            if (!end.isDone()) {
+            } else if (!end.isDone()) {
                 stopOrAbort(p, lc, watch, out);
             }
             ParticipantState last = CliSupport.await(end, SHUTDOWN_WAIT_MS);
+            if (watch.selfError().isDone()) {
+                throw new TandemException(watch.selfError().join() + "; the simulation stopped in Error: "
+                        + (p.isConnected() ? "restart the lost participant, or start a new run with this controller"
+                                : "restart the registry (tandem registry --listen " + registry + ") and the simulation"));
+            }
             if (last != ParticipantState.SHUTDOWN) {
                 throw new TandemException("the simulation did not shut down within " + SHUTDOWN_WAIT_MS
                         + " ms (controller in " + lc.state() + ", system " + watch.systemState() + ")");

@@ -73,10 +73,15 @@ class NetReliabilityTest {
 
     /** Runs {@code tandem controller} in this JVM on its own thread. */
     private static Controller controller(String uri, String simulation, String... names) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         List<String> args = new ArrayList<>(List.of("controller", "--registry", uri, "--simulation", simulation));
         args.addAll(List.of(names));
+        return tool(simulation, args);
+    }
+
+    /** Runs a {@code tandem} command in this JVM on its own thread. */
+    private static Controller tool(String simulation, List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
         CompletableFuture<Integer> code = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
@@ -84,7 +89,7 @@ class NetReliabilityTest {
             } catch (Throwable e) {
                 code.completeExceptionally(e);
             }
-        }, "controller-" + simulation);
+        }, args.get(0) + "-" + simulation);
         t.setDaemon(true);
         t.start();
         return new Controller(code, out, err);
@@ -229,8 +234,11 @@ class NetReliabilityTest {
 
         long detectedMs = (lostAtNs.get(10, TimeUnit.SECONDS) - killedAtNs) / 1_000_000;
         assertThat(detectedMs).as("ms from SIGKILL to the disconnect").isLessThan(1_000);
-        // before the disconnect: a synthetic Error, which puts the system into Error (p2 is required)
-        assertThat(seen).containsSubsequence("p2 ERROR Connection Lost", "system ERROR");
+        // before the disconnect: a synthetic Error; the system goes into Error (p2 is required), through
+        // that status or, when another participant noticed first, through that one's Error naming p2
+        assertThat(seen).contains("p2 ERROR Connection Lost", "system ERROR");
+        assertThat(seen).filteredOn(l -> l.matches("(p1|p3|controller) ERROR .*"))
+                .allSatisfy(l -> assertThat(l).contains("participant 'p2' lost its connection"));
         // the coordinated ones stop, naming the lost participant, and exit: none hangs
         for (ChildJvm p : List.of(p1, p3)) {
             assertThat(p.awaitExit(20_000)).as("%s's exit code; its output:%n%s", p.name, p.output()).isEqualTo(1);
@@ -245,6 +253,43 @@ class NetReliabilityTest {
                 + " exited after {} ms", p1Steps.get(), detectedMs, endedMs);
         // the registry keeps serving: a new simulation runs
         assertThat(quickRun(uri, "s2")).containsOnly(ParticipantState.SHUTDOWN);
+    }
+
+    @Test
+    void monitorAndController_registryKilled_exit1NamingTheRegistry() throws Exception {
+        int port = freePort();
+        String uri = "tandem://127.0.0.1:" + port;
+        ChildJvm registry = child(ChildJvm.tandem("registry", "registry", "--listen", uri, "--dir", dir.toString()));
+        registry.awaitLine(l -> l.contains("listening on " + uri), 30_000);
+        Controller monitor = tool("s1", List.of("monitor", "--registry", uri, "--simulation", "s1"));
+        // the controller waits for a participant that never comes
+        Controller controller = controller(uri, "s1", "absent");
+        // both are connected once an observer sees them
+        try (Participant observer = Participant.connect(uri, "s1", "observer")) {
+            CompletableFuture<Void> both = new CompletableFuture<>();
+            observer.createSystemMonitor().addParticipantConnectedHandler(n -> {
+                if (observer.isParticipantConnected("monitor") && observer.isParticipantConnected("controller")) {
+                    both.complete(null);
+                }
+            });
+            if (observer.isParticipantConnected("monitor") && observer.isParticipantConnected("controller")) {
+                both.complete(null);
+            }
+            both.get(30, TimeUnit.SECONDS);
+            CompletableFuture<String> observerLost = new CompletableFuture<>();
+            observer.addConnectionLostHandler(observerLost::complete);
+
+            registry.process.destroyForcibly(); // SIGKILL
+
+            assertThat(observerLost.get(20, TimeUnit.SECONDS)).contains(uri);
+            assertThat(observer.isConnected()).isFalse();
+        }
+        for (Controller tool : List.of(monitor, controller)) {
+            assertThat(tool.exitCode().get(20, TimeUnit.SECONDS)).as("its output:%n%s%s", tool.out(), tool.err())
+                    .isEqualTo(1);
+            assertThat(tool.err().toString()).contains("lost its connection to the registry at " + uri)
+                    .contains("tandem registry --listen " + uri);
+        }
     }
 
     @Test

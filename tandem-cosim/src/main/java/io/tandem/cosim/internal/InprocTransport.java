@@ -74,6 +74,7 @@ final class InprocTransport implements Transport {
             return SCHEME + "://" + name;
         }
 
+        /** Forgets the name; sessions stay connected to each other (nothing is lost). */
         @Override
         public void close() {
             REGISTRIES.remove(name, this);
@@ -106,6 +107,10 @@ final class InprocTransport implements Transport {
         }
 
         synchronized void leave(Session session) {
+            leave(session, false);
+        }
+
+        synchronized void leave(Session session, boolean connectionLost) {
             Simulation sim = session.simulation;
             Session[] old = sim.members;
             int idx = -1;
@@ -122,7 +127,7 @@ final class InprocTransport implements Transport {
             System.arraycopy(old, idx + 1, shrunk, idx, old.length - idx - 1);
             sim.members = shrunk;
             for (Session m : shrunk) {
-                m.listener.onPeerLeft(session.id, session.name, false);
+                m.listener.onPeerLeft(session.id, session.name, connectionLost);
             }
         }
     }
@@ -200,6 +205,30 @@ final class InprocTransport implements Transport {
             if (!closed) {
                 closed = true;
                 registry.leave(this);
+            }
+        }
+
+        /**
+         * Test hook: cuts this session off as a transport that lost its registry does. Its
+         * listener hears {@link TransportListener#onConnectionLost} and then every peer leave
+         * (lost); the peers hear this one leave (lost); nothing is sent or delivered afterwards.
+         * Idempotent; a closed session is left alone.
+         *
+         * @param reason passed to the listener
+         */
+        void loseConnection(String reason) {
+            synchronized (registry) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                listener.onConnectionLost(reason);
+                for (Session m : simulation.members) {
+                    if (m != this) {
+                        listener.onPeerLeft(m.id, m.name, true);
+                    }
+                }
+                registry.leave(this, true);
             }
         }
     }

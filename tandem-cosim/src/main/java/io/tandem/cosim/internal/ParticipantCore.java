@@ -76,6 +76,11 @@ import org.slf4j.LoggerFactory;
  * then drains the inbox once more; every message enqueued before the announcements it read is in
  * the inbox by then, so an empty second drain proves nothing earlier is pending.
  *
+ * Losses. A peer that leaves without reaching Shutdown gets SIL Kit's synthetic Error "Connection
+ * Lost"; if it was required, coordinated lifecycles end (ParticipantLifecycle). A transport that
+ * loses the registry calls onConnectionLost before it reports the peers gone, so the lifecycle's
+ * Error names the registry rather than the first peer.
+ *
  * Idling: spin, then yield, then park; producers unpark only a parked worker (Dekker-style
  * signalled/parked volatiles), so a busy lockstep pays no syscalls. How long to spin depends on
  * how many workers of the JVM are not parked: while they fit the CPUs a worker spins long (2
@@ -110,7 +115,10 @@ public final class ParticipantCore implements Participant, TransportListener {
     /** system property: how long connect waits for earlier peers' discovery replies (ms) */
     public static final String CONNECT_TIMEOUT_PROP = "tandem.connect.timeout.ms";
     private static final long CONNECT_TIMEOUT_MS = Long.getLong(CONNECT_TIMEOUT_PROP, 30_000);
+    /** the reason of the synthetic Error of a participant that disconnected without shutting down (SIL Kit) */
+    static final String CONNECTION_LOST = "Connection Lost";
 
+    private final String registryUri;
     private final String simulationName;
     private final String name;
     private final LongSupplier wallClockNs;
@@ -142,6 +150,9 @@ public final class ParticipantCore implements Participant, TransportListener {
     private final List<Consumer<SystemState>> systemStateHandlers = new ArrayList<>();
     private final List<Consumer<String>> connectedHandlers = new ArrayList<>();
     private final List<Consumer<String>> disconnectedHandlers = new ArrayList<>();
+    private final List<Consumer<String>> connectionLostHandlers = new ArrayList<>();
+    /** why this participant lost its registry, null while connected (written by the worker) */
+    private volatile String connectionLost;
     private WorkflowConfiguration workflowConfiguration;
     private boolean workflowConfigurationOwner;
     private final Map<Long, Barrier> barriers = new LinkedHashMap<>();
@@ -158,7 +169,8 @@ public final class ParticipantCore implements Participant, TransportListener {
     private final ConcurrentHashMap<Long, ServerCall> serverCalls = new ConcurrentHashMap<>();
     private volatile int wallTimedCalls;
 
-    private ParticipantCore(String simulationName, String name, LongSupplier wallClockNs) {
+    private ParticipantCore(String registryUri, String simulationName, String name, LongSupplier wallClockNs) {
+        this.registryUri = registryUri;
         this.simulationName = simulationName;
         this.name = name;
         this.wallClockNs = wallClockNs;
@@ -179,7 +191,7 @@ public final class ParticipantCore implements Participant, TransportListener {
         requireName(participantName, "participant name");
         URI uri = Transports.parse(registryUri);
         Transport transport = Transports.forScheme(uri);
-        ParticipantCore core = new ParticipantCore(simulationName, participantName, WallClock.MONOTONIC_NS);
+        ParticipantCore core = new ParticipantCore(registryUri, simulationName, participantName, WallClock.MONOTONIC_NS);
         core.session = transport.join(uri, simulationName, participantName, core);
         core.selfId = core.session.peerId();
         core.connectedNames.put(participantName, core.selfId);
@@ -239,6 +251,11 @@ public final class ParticipantCore implements Participant, TransportListener {
     @Override
     public void onMessage(int fromPeerId, CosimMessage message) {
         post(new Inbound(fromPeerId, message));
+    }
+
+    @Override
+    public void onConnectionLost(String reason) {
+        post(new RegistryLost(reason == null ? "" : reason));
     }
 
     @Override
@@ -349,6 +366,8 @@ public final class ParticipantCore implements Participant, TransportListener {
             onJoined(j);
         } else if (e instanceof Left l) {
             onLeft(l);
+        } else if (e instanceof RegistryLost r) {
+            onRegistryLost(r.reason);
         }
     }
 
@@ -460,11 +479,19 @@ public final class ParticipantCore implements Participant, TransportListener {
         }
         // a participant gone without reaching Shutdown lost its connection (SIL Kit SystemMonitor)
         ParticipantState last = p.status == null ? null : p.status.state();
-        if (last != null && last != ParticipantState.SHUTDOWN && last != ParticipantState.INVALID) {
-            applyStatus(new ParticipantStatus(p.name, ParticipantState.ERROR, "Connection Lost"));
+        boolean lostConnection = last != null && last != ParticipantState.SHUTDOWN && last != ParticipantState.INVALID;
+        if (lostConnection) {
+            applyStatus(new ParticipantStatus(p.name, ParticipantState.ERROR, CONNECTION_LOST));
         }
         if (tracker.remove(p.name)) {
             publishSystemState();
+        }
+        // beyond SIL Kit: a lost required participant ends the coordinated lifecycles, which would
+        // otherwise wait in a system state of Error for good (see ParticipantLifecycle)
+        ParticipantLifecycle lc = lifecycle;
+        if (lostConnection && lc != null && workflowConfiguration != null
+                && workflowConfiguration.requiredParticipantNames().contains(p.name)) {
+            lc.onRequiredParticipantLost(p.name);
         }
         for (Barrier b : List.copyOf(barriers.values())) {
             b.pending.remove((Integer) p.id);
@@ -472,6 +499,24 @@ public final class ParticipantCore implements Participant, TransportListener {
         }
         for (Consumer<String> h : List.copyOf(disconnectedHandlers)) {
             safeRun(() -> h.accept(l.name), "participant disconnected handler");
+        }
+    }
+
+    /** The transport lost the registry: tell the handlers, end a coordinated lifecycle (worker). */
+    private void onRegistryLost(String reason) {
+        if (connectionLost != null) {
+            return;
+        }
+        String why = "participant '" + name + "' lost its connection to the registry at " + registryUri
+                + (reason.isEmpty() ? "" : " (" + reason + ")");
+        connectionLost = why;
+        LOG.warn("{}", why);
+        for (Consumer<String> h : List.copyOf(connectionLostHandlers)) {
+            safeRun(() -> h.accept(why), "connection lost handler");
+        }
+        ParticipantLifecycle lc = lifecycle;
+        if (lc != null) {
+            lc.onConnectionLost(why);
         }
     }
 
@@ -1138,6 +1183,23 @@ public final class ParticipantCore implements Participant, TransportListener {
     }
 
     @Override
+    public void addConnectionLostHandler(Consumer<String> handler) {
+        java.util.Objects.requireNonNull(handler, "handler");
+        runOnWorker(() -> {
+            connectionLostHandlers.add(handler);
+            String why = connectionLost;
+            if (why != null) {
+                safeRun(() -> handler.accept(why), "connection lost handler");
+            }
+        });
+    }
+
+    @Override
+    public boolean isConnected() {
+        return running && connectionLost == null;
+    }
+
+    @Override
     public boolean isParticipantConnected(String participantName) {
         return connectedNames.containsKey(participantName);
     }
@@ -1195,6 +1257,9 @@ public final class ParticipantCore implements Participant, TransportListener {
     }
 
     private record Left(int id, String name, boolean lost) {
+    }
+
+    private record RegistryLost(String reason) {
     }
 
     private static final class Barrier {

@@ -28,6 +28,22 @@ import org.slf4j.LoggerFactory;
  * -> Running. Stop: Stopping -> stop handler -> Stopped -> barrier -> ShuttingDown -> shutdown
  * handler -> barrier -> Shutdown. Abort: Aborting -> abort handler -> barrier -> Shutdown.
  *
+ * Lost participants (beyond SIL Kit). In SIL Kit a required participant that disconnects without
+ * reaching Shutdown gets a synthetic Error "Connection Lost", the system state becomes Error, and
+ * coordinated participants stop advancing time but stay Running (or wherever they were) until the
+ * application reacts: with nobody reacting, they wait for good. Here the lifecycle reacts itself
+ * (issue 4): a coordinated participant that sees a required participant lost, or that loses its
+ * own connection to the registry, enters Error with a reason naming the lost participant (or the
+ * registry), then shuts down along SIL Kit's own Error path, Error -> ShuttingDown (shutdown
+ * handler) -> barrier -> Shutdown, the path Stop() takes in Error. So every transition is one of
+ * SIL Kit's valid ones (Stopping may not follow Error), monitors see each participant's Error and
+ * why, the stop handler does not run (nothing was stopped: the simulation broke), and
+ * startLifecycle()'s future completes with Shutdown. The reaction applies to the states in which
+ * the participant would otherwise wait on the system state or on peers: ServicesCreated through
+ * Paused, and Error (which is shut down). Stopping, Stopped, ShuttingDown, Aborting and Shutdown
+ * are already on their way to Shutdown; a lifecycle not started yet is left alone. Autonomous
+ * participants keep SIL Kit's behaviour: they do not follow the system state, so they run on.
+ *
  * Transitions run on the participant's thread. API calls from other threads validate against the
  * volatile state and defer the transition to that thread (SIL Kit's ExecuteDeferred). The
  * barriers make messages sent from the final handlers arrive before the final state.
@@ -381,11 +397,11 @@ final class ParticipantLifecycle implements LifecycleService {
                 changeState(ParticipantState.STOPPED, "stop handler completed");
                 core.afterAllPeersReplied(() -> {
                     if (state == ParticipantState.STOPPED) {
-                        shutdown();
+                        shutdown("shutting down");
                     }
                 });
             }
-            case ERROR -> shutdown();
+            case ERROR -> shutdown("shutting down");
             case SHUTTING_DOWN, SHUTDOWN -> {
                 // ignored
             }
@@ -395,8 +411,8 @@ final class ParticipantLifecycle implements LifecycleService {
         }
     }
 
-    private void shutdown() {
-        changeState(ParticipantState.SHUTTING_DOWN, "shutting down");
+    private void shutdown(String why) {
+        changeState(ParticipantState.SHUTTING_DOWN, why);
         Runnable h = shutdownHandler;
         if (h != null) {
             try {
@@ -414,7 +430,10 @@ final class ParticipantLifecycle implements LifecycleService {
     }
 
     void reportErrorNow(String why) {
-        if (!started.get() || state == ParticipantState.SHUTDOWN) {
+        // beyond SIL Kit: also ignored while shutting down or aborting, whose barriers complete only
+        // in those states: an Error there would keep the lifecycle from ever reaching Shutdown
+        if (!started.get() || state == ParticipantState.SHUTDOWN || state == ParticipantState.SHUTTING_DOWN
+                || state == ParticipantState.ABORTING) {
             LOG.warn("participant '{}': error report ignored in state {}: {}", core.participantName(), state, why);
             return;
         }
@@ -425,6 +444,45 @@ final class ParticipantLifecycle implements LifecycleService {
         awaitingAsyncCommReady = false;
         phaseBusy = false;
         changeState(ParticipantState.ERROR, why);
+    }
+
+    /**
+     * A required participant lost its connection (worker): a coordinated lifecycle enters Error
+     * naming it and shuts down (see the implementation notes).
+     *
+     * @param lostName the lost participant
+     */
+    void onRequiredParticipantLost(String lostName) {
+        // names only the lost one, so a participant that quotes a peer's reason still reads true
+        endBecauseOfLoss("participant '" + lostName + "' lost its connection (" + ParticipantCore.CONNECTION_LOST
+                + "); it is required, so the coordinated participants stop");
+    }
+
+    /**
+     * This participant lost its connection to the registry (worker): a coordinated lifecycle
+     * enters Error and shuts down.
+     *
+     * @param why names this participant and the registry
+     */
+    void onConnectionLost(String why) {
+        endBecauseOfLoss(why);
+    }
+
+    private void endBecauseOfLoss(String why) {
+        if (mode != OperationMode.COORDINATED || !started.get()) {
+            return;
+        }
+        switch (state) {
+            case SERVICES_CREATED, COMMUNICATION_INITIALIZING, COMMUNICATION_INITIALIZED, READY_TO_RUN, RUNNING,
+                    PAUSED -> {
+                reportErrorNow(why);
+                shutdown("shutting down after an error: " + why);
+            }
+            case ERROR -> shutdown("shutting down after an error: " + why);
+            case INVALID, STOPPING, STOPPED, SHUTTING_DOWN, SHUTDOWN, ABORTING -> {
+                // not started yet, or already on the way to Shutdown
+            }
+        }
     }
 
     /** An abort command arrived (or this participant's controller aborted). */

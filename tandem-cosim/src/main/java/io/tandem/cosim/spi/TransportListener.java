@@ -34,4 +34,16 @@ public interface TransportListener {
      * @param durationNs  its duration
      */
     void onNextSimTask(int fromPeerId, long timePointNs, long durationNs);
+
+    /**
+     * The session lost its connection to the registry (the registry crashed, was killed or
+     * closed, or cannot be reached): it will deliver nothing more, and what it is asked to send
+     * is dropped. Called at most once, before {@link #onPeerLeft} (with {@code connectionLost}
+     * true) for every peer the loss takes away. A transport whose sessions outlive their registry
+     * (the in-process one) never calls it. The default does nothing.
+     *
+     * @param reason what the transport saw, for messages (not null)
+     */
+    default void onConnectionLost(String reason) {
+    }
 }

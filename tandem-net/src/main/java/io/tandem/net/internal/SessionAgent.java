@@ -316,6 +316,11 @@ final class SessionAgent implements Agent {
         if (phase != Phase.RESERVING) {
             LOG.error("{}: {}; reporting every peer lost", roleName, why);
         }
+        if (phase == Phase.JOINED) {
+            // before the peers: the participant then knows why it lost them all
+            safe(() -> listener.onConnectionLost("it left the membership view: closed, crashed, killed or unreachable"),
+                    "onConnectionLost");
+        }
         for (PeerLink link : linkArray) {
             if (link.told) {
                 if (link.image != null && !link.image.isClosed()) {
