@@ -1,0 +1,9 @@
+/**
+ * Worlds: {@link io.tandem.world.SdfLoader} reads an SDF file into an immutable
+ * {@link io.tandem.world.World}; {@link io.tandem.world.LevelManager} decides which levels and
+ * models are loaded from the performers' positions (Gazebo's semantics); {@link
+ * io.tandem.world.WorldRunner} steps levels, physics and state publication once per iteration;
+ * {@link io.tandem.world.PoseRecorder} writes the poses and level events. Units are SI, z is up,
+ * time steps are nanoseconds where they are virtual time.
+ */
+package io.tandem.world;
