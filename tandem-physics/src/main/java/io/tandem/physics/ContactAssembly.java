@@ -23,6 +23,14 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * of a pair: the geometric mean of the two colliders' coefficients (equal coefficients give that
  * coefficient). Warm start: last step's impulses of the same (collider pair, feature), rotated to
  * nothing (normals change slowly; the solver corrects the rest).
+ *
+ * Canonical order (subset equivalence, see PhysicsEngine): the AABBs go to the broad phase at the
+ * colliders' canonical ranks (PhysicsModel: bodies by global id, then shapes in body order), so its
+ * pairs (i < j, sorted by i then j) come in canonical order, side A is always the collider of
+ * lower rank, and the contact blocks of any group of bodies appear in the same relative order,
+ * with the same sides, whatever other bodies the model holds and whatever their indices. Manifold
+ * points keep the narrow phase's order. The warm starts live in PhysicsState (ContactCache),
+ * keyed by (body id A, body id B, shape indices, feature): global ids, never model indices.
  */
 
 /** Collision detection and contact rows. Allocation-free once grown. Not thread-safe. */
@@ -44,12 +52,14 @@ final class ContactAssembly {
     /** world pose of every collider this step (colliders x 3, x 4) */
     private final double[] worldPos;
     private final double[] worldQuat;
+    /** broad-phase group per canonical rank (0 = static) */
     private final int[] group;
-    private final ContactCache previous = new ContactCache();
     private final double[] t1 = new double[3];
     private final double[] t2 = new double[3];
-    /** per contact row block of this step: its cache key */
-    private long[] blockKey = new long[0];
+    /** per contact row block of this step: its warm-start key (body A, body B, packed) */
+    private long[] blockBodyA = new long[0];
+    private long[] blockBodyB = new long[0];
+    private long[] blockPacked = new long[0];
     private int[] blockRow = new int[0];
     private int contacts;
     private double maxDepth;
@@ -74,9 +84,8 @@ final class ContactAssembly {
         worldQuat = new double[4 * n];
         group = new int[n];
         for (int c = 0; c < n; c++) {
-            group[c] = m.bodyType[m.colliderBody[c]] == BodyType.DYNAMIC ? 1 : 0;
+            group[m.colliderRank[c]] = m.bodyType[m.colliderBody[c]] == BodyType.DYNAMIC ? 1 : 0;
         }
-        previous.clear(16);
     }
 
     /** @return contact points of the last step */
@@ -110,12 +119,14 @@ final class ContactAssembly {
                 System.arraycopy(s.pos, 3 * b, worldPos, 3 * c, 3);
                 System.arraycopy(s.quat, 4 * b, worldQuat, 4 * c, 4);
             }
-            AabbOps.compute(m.colliderShape[c], worldPos, worldQuat, c, MARGIN, aabbMin, aabbMax, c);
+            // boxes at canonical ranks: the pairs come out in canonical order
+            AabbOps.compute(m.colliderShape[c], worldPos, worldQuat, c, MARGIN, aabbMin, aabbMax, m.colliderRank[c]);
         }
+        ContactCache warm = s.contacts;
         int np = broad.findPairs(n, aabbMin, aabbMax, group, pairs);
         for (int k = 0; k < np; k++) {
-            int ca = pairs.first(k);
-            int cb = pairs.second(k);
+            int ca = m.colliderAtRank[pairs.first(k)];
+            int cb = m.colliderAtRank[pairs.second(k)];
             int ba = m.colliderBody[ca];
             int bb = m.colliderBody[cb];
             int da = dyn[ba];
@@ -153,12 +164,14 @@ final class ContactAssembly {
                         clear(pr.jB, r);
                     }
                 }
-                long key = ContactCache.key(ca, cb, manifold.feature[q]);
-                int slot = previous.find(key);
-                pr.p[r0] = slot >= 0 ? previous.value(slot, 0) : 0;
-                pr.p[r0 + 1] = slot >= 0 ? previous.value(slot, 1) : 0;
-                pr.p[r0 + 2] = slot >= 0 ? previous.value(slot, 2) : 0;
-                remember(key, r0);
+                long idA = m.bodyId[ba];
+                long idB = m.bodyId[bb];
+                long packed = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb], manifold.feature[q]);
+                int slot = warm.find(idA, idB, packed);
+                pr.p[r0] = slot >= 0 ? warm.value(slot, 0) : 0;
+                pr.p[r0 + 1] = slot >= 0 ? warm.value(slot, 1) : 0;
+                pr.p[r0 + 2] = slot >= 0 ? warm.value(slot, 2) : 0;
+                remember(idA, idB, packed, r0);
             }
         }
     }
@@ -167,23 +180,29 @@ final class ContactAssembly {
         return ((long) Math.min(a, b) << 32) | Math.max(a, b);
     }
 
-    private void remember(long key, int row) {
-        if (contacts == blockKey.length) {
-            blockKey = java.util.Arrays.copyOf(blockKey, Math.max(64, 2 * contacts));
-            blockRow = java.util.Arrays.copyOf(blockRow, blockKey.length);
+    private void remember(long idA, long idB, long packed, int row) {
+        if (contacts == blockRow.length) {
+            int cap = Math.max(64, 2 * contacts);
+            blockBodyA = java.util.Arrays.copyOf(blockBodyA, cap);
+            blockBodyB = java.util.Arrays.copyOf(blockBodyB, cap);
+            blockPacked = java.util.Arrays.copyOf(blockPacked, cap);
+            blockRow = java.util.Arrays.copyOf(blockRow, cap);
         }
-        blockKey[contacts] = key;
+        blockBodyA[contacts] = idA;
+        blockBodyB[contacts] = idB;
+        blockPacked[contacts] = packed;
         blockRow[contacts] = row;
         contacts++;
     }
 
-    /** Keeps this step's contact impulses for the next step's warm start. */
-    void store(ConstraintProblem pr) {
+    /** Keeps this step's contact impulses in the state, for the next step's warm start. */
+    void store(PhysicsState s, ConstraintProblem pr) {
         // every lookup of this step is done: the table now takes this step's impulses
-        previous.clear(contacts);
+        ContactCache warm = s.contacts;
+        warm.clear(contacts);
         for (int k = 0; k < contacts; k++) {
             int r = blockRow[k];
-            previous.put(blockKey[k], pr.p[r], pr.p[r + 1], pr.p[r + 2]);
+            warm.put(blockBodyA[k], blockBodyB[k], blockPacked[k], pr.p[r], pr.p[r + 1], pr.p[r + 2]);
         }
     }
 

@@ -29,6 +29,9 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * pendulum unstable under SubADMM and raised the 50-link chain's error from 51 to 62 mm
  * (SubADMM-60) and from 31 to 43 mm (PGS-30).
  *
+ * Joints are assembled in the order of their global ids (PhysicsModel.jointOrder), so the joint
+ * rows of a group of bodies come in the same relative order in any model that holds them.
+ *
  * Row layout per joint in PhysicsState.jointImpulse (warm start): slots 0..5 the hard rows
  * (ball 3, revolute 5, prismatic 5, fixed 6), 6 lower limit, 7 upper limit, 8 motor, 9 spring.
  */
@@ -72,8 +75,9 @@ final class JointAssembly {
      */
     void assemble(PhysicsState s, ConstraintProblem pr, int[] dyn, double[] vel, double h) {
         java.util.Arrays.fill(slotRow, -1);
-        for (int j = 0; j < m.joints; j++) {
-            assembleJoint(s, pr, j, dyn, vel, h);
+        // canonical order: by the joints' global ids
+        for (int k = 0; k < m.joints; k++) {
+            assembleJoint(s, pr, m.jointOrder[k], dyn, vel, h);
         }
     }
 
@@ -87,7 +91,8 @@ final class JointAssembly {
     void assemblePositions(PhysicsState s, ConstraintProblem pr, int[] dyn, boolean[] selected, double[] zeroVel) {
         positionPass = true;
         try {
-            for (int j = 0; j < m.joints; j++) {
+            for (int k = 0; k < m.joints; k++) {
+                int j = m.jointOrder[k];
                 if (selected[j]) {
                     assembleJoint(s, pr, j, dyn, zeroVel, 1.0);
                 }

@@ -45,12 +45,38 @@ import io.tandem.physics.internal.solver.SubAdmm;
  * e = phi(q^{k+1/2}) / h, the same pendulum keeps its energy within [-0.0013, 0] J and its rod
  * length within 0.06 mm (symplectic Euler: [-0.033, +0.027] J, 0.16 mm), and a constant force
  * (free fall) is integrated exactly. JointAssembly explains the bias.
+ *
+ * Subset equivalence (the prerequisite of Gazebo-style distributed runs, where a secondary steps
+ * only some of the world's bodies): a group of bodies that shares no constraint with the others
+ * (no contact, no joint, no subsystem; static and kinematic bodies do not connect groups) steps
+ * bitwise the same whether the others are in the model or not, and whatever indices its bodies
+ * have, provided they keep their global ids (BodyBuilder.id). What makes it so:
+ *   - everything order-dependent follows global ids, never indices or hashing: the solver's body
+ *     order (dyn numbering by PhysicsModel.bodyOrder), joint rows (by joint id), contact blocks
+ *     (broad-phase pairs in canonical collider order, side A the lower (body id, shape index);
+ *     manifold points in the narrow phase's order), so a group's blocks come in the same relative
+ *     order and every per-body sum runs over the same terms in the same order;
+ *   - no scalar computed over all constraints reaches a body: the solvers' global scalars (PGS's
+ *     conjugate-gradient beta, the early-stopping tests of PGS and SubADMM) are per island
+ *     (Islands), and the joint projection (7.) decides per subsystem;
+ *   - every dynamic input of a step is in PhysicsState: poses, velocities, joint impulses, and the
+ *     contact warm starts keyed by global ids (ContactCache); the engine keeps only scratch and
+ *     structure caches that do not change results. A new engine on a rebuilt model continues
+ *     bitwise, and a group's state moves between states (copyContactWarmStarts).
+ * This holds for SUB_ADMM, PGS (with its per-island NNCG) and PROJECTED_JACOBI, for any thread
+ * count. Tested by SubsetEquivalenceTest.
  */
 
 /**
  * Steps a {@link PhysicsState} of one {@link PhysicsModel}. Holds all scratch (a workspace sized
  * on the first step): after that a step allocates nothing. Not thread-safe: one stepping thread;
  * with {@code threads > 1} the solver uses its own fork/join pool. Close it to stop that pool.
+ *
+ * <p>An engine keeps no dynamic state of its own (contact warm starts are in the state), and a
+ * step depends on bodies' global ids, never on their indices: a group of bodies that interacts
+ * with no other body (no contact, no joint, no shared subsystem) steps bitwise the same in any
+ * model that holds it with the same ids, for every solver and thread count. That is what lets a
+ * distributed run reproduce a standalone one, and a body move between models with its state.
  */
 public final class PhysicsEngine implements AutoCloseable {
     private final PhysicsModel m;
@@ -79,6 +105,9 @@ public final class PhysicsEngine implements AutoCloseable {
     private final ConstraintProblem projection = new ConstraintProblem();
     private final SubAdmm projector;
     private final double[] zeroVel;
+    /** per subsystem of the projection: its joints exceed the tolerance / its solve is not finite */
+    private boolean[] needsPass = new boolean[0];
+    private boolean[] skipPass = new boolean[0];
     /** most Newton passes of the joint projection per step */
     static final int PROJECTION_PASSES = 3;
     /** joint rows with errors below this need no projection, m (point rows) or rad (angular rows) */
@@ -109,8 +138,10 @@ public final class PhysicsEngine implements AutoCloseable {
         this.joints = new JointAssembly(model);
         this.contacts = new ContactAssembly(model);
         this.dyn = new int[model.bodies];
+        // the solver's body order is the canonical one: by global id
         int n = 0;
-        for (int i = 0; i < model.bodies; i++) {
+        for (int k = 0; k < model.bodies; k++) {
+            int i = model.bodyOrder[k];
             dyn[i] = model.bodyType[i] == BodyType.DYNAMIC ? n++ : -1;
         }
         this.bodyOf = new int[n];
@@ -119,7 +150,8 @@ public final class PhysicsEngine implements AutoCloseable {
         int[] remap = new int[model.bodies + 1];
         java.util.Arrays.fill(remap, -1);
         int next = 0;
-        for (int i = 0; i < model.bodies; i++) {
+        for (int k = 0; k < model.bodies; k++) {
+            int i = model.bodyOrder[k];
             if (dyn[i] >= 0) {
                 bodyOf[dyn[i]] = i;
                 int g = model.subsystem[i];
@@ -342,7 +374,7 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         joints.store(s, pr);
-        contacts.store(pr);
+        contacts.store(s, pr);
         if (anyProjected) {
             projectJoints(s, n);
         }
@@ -369,11 +401,27 @@ public final class PhysicsEngine implements AutoCloseable {
             projection.group(groups);
             projection.layout();
             joints.assemblePositions(s, projection, dyn, projected, zeroVel);
-            double worst = 0;
-            for (int r = 0; r < projection.totalRows; r++) {
-                worst = Math.max(worst, Math.abs(projection.e[r]));
+            // per subsystem: does it need this pass? (decided per subsystem, so that one
+            // subsystem's error never moves another: see the notes, subset equivalence)
+            int ns = projection.subsystems;
+            if (needsPass.length < ns) {
+                needsPass = new boolean[Math.max(ns, 2 * needsPass.length)];
+                skipPass = new boolean[needsPass.length];
             }
-            if (worst <= PROJECTION_TOLERANCE || pass == PROJECTION_PASSES) {
+            java.util.Arrays.fill(needsPass, 0, ns, false);
+            java.util.Arrays.fill(skipPass, 0, ns, false);
+            boolean any = false;
+            for (int c = 0; c < projection.constraints; c++) {
+                int body = projection.bodyA[c] >= 0 ? projection.bodyA[c] : projection.bodyB[c];
+                int sub = projection.subsystemOf[body];
+                for (int r = projection.rowStart[c]; r < projection.rowStart[c] + projection.rows[c]; r++) {
+                    if (Math.abs(projection.e[r]) > PROJECTION_TOLERANCE) {
+                        needsPass[sub] = true;
+                        any = true;
+                    }
+                }
+            }
+            if (!any || pass == PROJECTION_PASSES) {
                 return;
             }
             System.arraycopy(pr.mass, 0, projection.mass, 0, 36 * n);
@@ -383,11 +431,16 @@ public final class PhysicsEngine implements AutoCloseable {
                 int c = projection.coord(q);
                 for (int d = 0; d < 6; d++) {
                     if (!Double.isFinite(projection.v[c + d])) {
-                        return; // a degenerate projection is skipped, never written
+                        // a degenerate projection is skipped, never written
+                        skipPass[projection.subsystemOf[q]] = true;
                     }
                 }
             }
             for (int q = 0; q < n; q++) {
+                int sub = projection.subsystemOf[q];
+                if (!needsPass[sub] || skipPass[sub]) {
+                    continue;
+                }
                 int i = bodyOf[q];
                 int c = projection.coord(q);
                 s.pos[3 * i] += projection.v[c];

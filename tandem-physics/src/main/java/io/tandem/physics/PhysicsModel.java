@@ -63,6 +63,24 @@ public final class PhysicsModel {
     final double[] motorMaxForce;
     final double[] springK;
     final double[] springD;
+    // stable identity (see the class notes)
+    /** global id of each body (bodies) */
+    final long[] bodyId;
+    /** body indices sorted by global id: the canonical body order (bodies) */
+    final int[] bodyOrder;
+    /** global ids in canonical order, for lookups by id (bodies) */
+    private final long[] sortedBodyIds;
+    /** index of each collider among its body's shapes (colliders) */
+    final int[] colliderShapeIndex;
+    /** canonical rank of each collider: by (body id, shape index) (colliders) */
+    final int[] colliderRank;
+    /** collider of each canonical rank (colliders) */
+    final int[] colliderAtRank;
+    /** global id of each joint (joints) */
+    final long[] jointId;
+    /** joint indices sorted by global id: the order in which joint rows are assembled (joints) */
+    final int[] jointOrder;
+    private final long[] sortedJointIds;
 
     private PhysicsModel(Builder b) {
         timeStep = b.timeStep;
@@ -92,6 +110,16 @@ public final class PhysicsModel {
             subsystem[i] = s.subsystem;
             trajectory[i] = s.trajectory;
         }
+        bodyId = new long[bodies];
+        for (int i = 0; i < bodies; i++) {
+            BodyBuilder s = b.bodies.get(i);
+            bodyId[i] = s.idSet ? s.id : i;
+        }
+        bodyOrder = orderById(bodyId, "body", i -> "'" + b.bodies.get(i).name + "'");
+        sortedBodyIds = new long[bodies];
+        for (int k = 0; k < bodies; k++) {
+            sortedBodyIds[k] = bodyId[bodyOrder[k]];
+        }
         int nc = 0;
         for (BodyBuilder s : b.bodies) {
             nc += s.shapes.size();
@@ -103,6 +131,7 @@ public final class PhysicsModel {
         colliderPos = new double[3 * nc];
         colliderQuat = new double[4 * nc];
         colliderOffset = new boolean[nc];
+        colliderShapeIndex = new int[nc];
         int c = 0;
         for (int i = 0; i < bodies; i++) {
             BodyBuilder s = b.bodies.get(i);
@@ -114,7 +143,26 @@ public final class PhysicsModel {
                 System.arraycopy(pose, 0, colliderPos, 3 * c, 3);
                 System.arraycopy(pose, 3, colliderQuat, 4 * c, 4);
                 colliderOffset[c] = pose[0] != 0 || pose[1] != 0 || pose[2] != 0 || pose[3] != 1;
+                colliderShapeIndex[c] = k;
                 c++;
+            }
+        }
+        // canonical collider order: bodies by global id, then their shapes in order
+        int[] bodyFirstCollider = new int[bodies + 1];
+        for (int k = 0; k < nc; k++) {
+            bodyFirstCollider[colliderBody[k] + 1]++;
+        }
+        for (int i = 0; i < bodies; i++) {
+            bodyFirstCollider[i + 1] += bodyFirstCollider[i];
+        }
+        colliderRank = new int[nc];
+        colliderAtRank = new int[nc];
+        int rank = 0;
+        for (int k = 0; k < bodies; k++) {
+            int i = bodyOrder[k];
+            for (int q = bodyFirstCollider[i]; q < bodyFirstCollider[i + 1]; q++) {
+                colliderRank[q] = rank;
+                colliderAtRank[rank++] = q;
             }
         }
         joints = b.joints.size();
@@ -158,6 +206,34 @@ public final class PhysicsModel {
             springK[j] = s.springK;
             springD[j] = s.springD;
         }
+        jointId = new long[joints];
+        for (int j = 0; j < joints; j++) {
+            JointBuilder s = b.joints.get(j);
+            jointId[j] = s.idSet ? s.id : j;
+        }
+        jointOrder = orderById(jointId, "joint", j -> String.valueOf(j));
+        sortedJointIds = new long[joints];
+        for (int k = 0; k < joints; k++) {
+            sortedJointIds[k] = jointId[jointOrder[k]];
+        }
+    }
+
+    /** Indices sorted by id; throws if an id is used twice. */
+    private static int[] orderById(long[] ids, String what, java.util.function.IntFunction<String> name) {
+        Integer[] boxed = new Integer[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            boxed[i] = i;
+        }
+        Arrays.sort(boxed, (x, y) -> Long.compare(ids[x], ids[y]));
+        int[] order = new int[ids.length];
+        for (int k = 0; k < ids.length; k++) {
+            order[k] = boxed[k];
+            if (k > 0 && ids[order[k]] == ids[order[k - 1]]) {
+                throw new IllegalArgumentException(what + " id " + ids[order[k]] + " is used twice (" + what + "s "
+                        + name.apply(order[k - 1]) + " and " + name.apply(order[k]) + "); ids default to the index");
+            }
+        }
+        return order;
     }
 
     /** @return a builder with Earth gravity (-9.81 m/s^2 along z), 1/240 s steps and SubADMM(60) */
@@ -196,6 +272,44 @@ public final class PhysicsModel {
      */
     public String bodyName(int body) {
         return bodyName[body];
+    }
+
+    /**
+     * @param body body index
+     * @return its global id ({@link BodyBuilder#id}; the body index unless given)
+     */
+    public long bodyId(int body) {
+        return bodyId[body];
+    }
+
+    /**
+     * Looks a body up by its global id (binary search; allocates nothing).
+     *
+     * @param id a global body id
+     * @return the body's index, or -1 if no body has that id
+     */
+    public int bodyIndex(long id) {
+        int k = Arrays.binarySearch(sortedBodyIds, id);
+        return k >= 0 ? bodyOrder[k] : -1;
+    }
+
+    /**
+     * @param joint joint index
+     * @return its global id ({@link JointBuilder#id}; the joint index unless given)
+     */
+    public long jointId(int joint) {
+        return jointId[joint];
+    }
+
+    /**
+     * Looks a joint up by its global id (binary search; allocates nothing).
+     *
+     * @param id a global joint id
+     * @return the joint's index, or -1 if no joint has that id
+     */
+    public int jointIndex(long id) {
+        int k = Arrays.binarySearch(sortedJointIds, id);
+        return k >= 0 ? jointOrder[k] : -1;
     }
 
     /**
@@ -341,6 +455,8 @@ public final class PhysicsModel {
 
     /** Describes one body; defaults: dynamic, at the origin, identity orientation, at rest. */
     public static final class BodyBuilder {
+        /** most shapes per body (contact warm-start keys hold a shape index in 15 bits) */
+        public static final int MAX_SHAPES = 32767;
         private final Builder owner;
         final String name;
         BodyType type = BodyType.DYNAMIC;
@@ -357,10 +473,28 @@ public final class PhysicsModel {
         final java.util.List<double[]> shapePoses = new java.util.ArrayList<>();
         double friction = 0.5;
         double density = Double.NaN;
+        long id;
+        boolean idSet;
 
         private BodyBuilder(Builder owner, String name) {
             this.owner = owner;
             this.name = name;
+        }
+
+        /**
+         * Gives the body a stable global id (default: its index). Everything order-dependent in a
+         * step (the order of contact rows, which collider of a pair is side A, the order of the
+         * bodies in the solver, the keys of contact warm starts) depends only on these ids, never
+         * on indices: a group of bodies that does not interact with the others steps bitwise the
+         * same in any model that holds it with the same ids (see {@link PhysicsEngine}).
+         *
+         * @param globalId any value, unique in the model
+         * @return this
+         */
+        public BodyBuilder id(long globalId) {
+            id = globalId;
+            idSet = true;
+            return this;
         }
 
         /** @return this, as a static body */
@@ -522,6 +656,9 @@ public final class PhysicsModel {
         }
 
         private BodyBuilder shape(Shape s) {
+            if (shapes.size() >= MAX_SHAPES) {
+                throw new IllegalArgumentException("body '" + name + "' has more than " + MAX_SHAPES + " shapes");
+            }
             shapes.add(s);
             shapePoses.add(new double[] {0, 0, 0, 1, 0, 0, 0});
             return this;
@@ -631,6 +768,8 @@ public final class PhysicsModel {
         double motorMaxForce;
         double springK;
         double springD;
+        long id;
+        boolean idSet;
 
         private JointBuilder(Builder owner, JointType type, int a, int b, double[] anchor, double[] axis) {
             this.owner = owner;
@@ -696,6 +835,19 @@ public final class PhysicsModel {
             }
             springK = stiffness;
             springD = damping;
+            return this;
+        }
+
+        /**
+         * Gives the joint a stable global id (default: its index). Joint rows are assembled in
+         * the order of these ids.
+         *
+         * @param globalId any value, unique among the model's joints
+         * @return this
+         */
+        public JointBuilder id(long globalId) {
+            id = globalId;
+            idSet = true;
             return this;
         }
 

@@ -4,6 +4,15 @@ package io.tandem.physics;
  * The mutable state of a world: structure-of-arrays, preallocated for its model (MuJoCo's
  * mjData). Fields are public so other modules read and write poses without copies; the shapes
  * are in the comments. Not thread-safe: one stepping thread at a time.
+ *
+ * <p>Besides poses, velocities and joint impulses, the state holds the <em>contact warm starts</em>:
+ * the impulses of the last step's contact points, keyed by global identity (the two bodies'
+ * {@linkplain PhysicsModel.BodyBuilder#id ids}, their shape indices and the contact feature), never
+ * by model index. So a state's warm starts stay valid when the model is rebuilt with other bodies
+ * around the same ones, and they move with a body from one state to another
+ * ({@link #copyContactWarmStarts}, {@link #contactWarmStarts}, {@link #putContactWarmStart}); a
+ * group of bodies whose poses, velocities, joint impulses and contact warm starts are moved into
+ * another model with the same ids continues bitwise as it would have (see {@link PhysicsEngine}).
  */
 public final class PhysicsState {
     /** positions of the centres of mass, m (bodies x 3) */
@@ -20,6 +29,8 @@ public final class PhysicsState {
     public double time;
     /** completed steps */
     public long step;
+    /** contact warm starts (the last step's contact impulses), keyed by global ids */
+    final ContactCache contacts = new ContactCache();
 
     PhysicsState(PhysicsModel m) {
         pos = m.pos0.clone();
@@ -41,7 +52,9 @@ public final class PhysicsState {
     }
 
     /**
-     * Copies another state of the same model into this one (snapshot / restore). Allocates nothing.
+     * Copies another state of the same model into this one (snapshot / restore), contact warm
+     * starts included. Allocates nothing once this state's warm-start table is as large as the
+     * other's.
      *
      * @param other source, not modified
      */
@@ -51,7 +64,78 @@ public final class PhysicsState {
         System.arraycopy(other.linVel, 0, linVel, 0, linVel.length);
         System.arraycopy(other.angVel, 0, angVel, 0, angVel.length);
         System.arraycopy(other.jointImpulse, 0, jointImpulse, 0, jointImpulse.length);
+        contacts.copyFrom(other.contacts);
         time = other.time;
         step = other.step;
+    }
+
+    /** @return contact warm starts held: the contact points of the last step */
+    public int contactWarmStartCount() {
+        return contacts.size();
+    }
+
+    /**
+     * Copies into this state the contact warm starts of {@code from} that touch a body whose global
+     * id {@code bodies} accepts (either side), replacing those with the same key; the other entries
+     * of this state stay. Use it to move a body or an island (with its poses, velocities and joint
+     * impulses) from one state to another, e.g. to a model rebuilt around it. Allocates only while
+     * this state's table grows; not for the stepping loop.
+     *
+     * @param from   the source state (any model), not modified
+     * @param bodies accepts the global body ids whose contacts to copy
+     * @return entries copied
+     */
+    public int copyContactWarmStarts(PhysicsState from, java.util.function.LongPredicate bodies) {
+        ContactCache src = from.contacts;
+        int n = 0;
+        for (int i = 0; i < src.capacity(); i++) {
+            if (src.used(i) && (bodies.test(src.bodyA(i)) || bodies.test(src.bodyB(i)))) {
+                contacts.ensureRoom(1);
+                contacts.put(src.bodyA(i), src.bodyB(i), src.packed(i), src.value(i, 0), src.value(i, 1), src.value(i, 2));
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Drops the contact warm starts that touch a body whose global id {@code bodies} accepts
+     * (either side), e.g. of bodies recreated from a file or handed to another process. Allocates.
+     *
+     * @param bodies accepts the global body ids whose contacts to drop
+     */
+    public void removeContactWarmStarts(java.util.function.LongPredicate bodies) {
+        contacts.retain((a, b) -> !bodies.test(a) && !bodies.test(b));
+    }
+
+    /**
+     * The contact warm starts touching a body whose global id {@code bodies} accepts, as values
+     * (to send them to another process). Allocates; the order is that of the internal table.
+     *
+     * @param bodies accepts the global body ids whose contacts to export
+     * @return the entries
+     */
+    public java.util.List<ContactWarmStart> contactWarmStarts(java.util.function.LongPredicate bodies) {
+        java.util.List<ContactWarmStart> out = new java.util.ArrayList<>();
+        for (int i = 0; i < contacts.capacity(); i++) {
+            if (contacts.used(i) && (bodies.test(contacts.bodyA(i)) || bodies.test(contacts.bodyB(i)))) {
+                long p = contacts.packed(i);
+                out.add(new ContactWarmStart(contacts.bodyA(i), (int) (p >>> 47), contacts.bodyB(i), (int) (p >>> 32) & 0x7FFF,
+                        (int) p, contacts.value(i, 0), contacts.value(i, 1), contacts.value(i, 2)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Adds (or replaces) one contact warm start, e.g. one received from another process.
+     * Allocates only while the table grows.
+     *
+     * @param w the entry
+     */
+    public void putContactWarmStart(ContactWarmStart w) {
+        contacts.ensureRoom(1);
+        contacts.put(w.bodyA(), w.bodyB(), ContactCache.packed(w.shapeA(), w.shapeB(), w.feature()), w.normal(),
+                w.tangent1(), w.tangent2());
     }
 }

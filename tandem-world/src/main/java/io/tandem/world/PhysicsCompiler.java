@@ -11,8 +11,12 @@ import java.util.Map;
  * Implementation notes.
  *
  * One physics body per link of a loaded model, in the world's model order and each model's link
- * order, so the bodies of any subset of models keep their relative order (a secondary's physics
- * then meets its bodies in the same order as the standalone run's).
+ * order. Every body's global id (PhysicsModel.BodyBuilder.id) is its link's index in the whole
+ * world (model order, then link order, counting unloaded models too), and every joint's id its
+ * index among all the world's joints: the same link has the same id in every compiled subset, so
+ * the engine's canonical order and the contact warm-start keys are the same in a standalone run,
+ * after any level change, and on a secondary that holds only some models (subset equivalence,
+ * PhysicsEngine).
  *
  * The engine's body frame is the centre of mass on principal axes. A link's frame differs: the
  * body sits at link (x) inertial pose (x) principal rotation; the principal axes come from a
@@ -53,8 +57,13 @@ final class PhysicsCompiler {
         Map<String, Integer> bodyOfLink = new LinkedHashMap<>();
         Map<String, Integer> joints = new LinkedHashMap<>();
         int group = 0;
+        // global ids: a link's and a joint's index in the whole world, loaded or not
+        long linkId = 0;
+        long jointId = 0;
         for (World.Model m : world.models()) {
             if (!loadedModels.contains(m.name())) {
+                linkId += m.links().size();
+                jointId += m.joints().size();
                 continue;
             }
             boolean grouped = !m.isStatic() && !m.joints().isEmpty();
@@ -63,6 +72,7 @@ final class PhysicsCompiler {
                 Pose bodyPose = l.pose().compose(bodyInLink);
                 String name = m.name() + "::" + l.name();
                 PhysicsModel.BodyBuilder body = b.body(name)
+                        .id(linkId++)
                         .position(bodyPose.x(), bodyPose.y(), bodyPose.z())
                         .orientation(bodyPose.qw(), bodyPose.qx(), bodyPose.qy(), bodyPose.qz());
                 if (m.isStatic()) {
@@ -95,6 +105,7 @@ final class PhysicsCompiler {
                 group++;
             }
             for (World.Joint j : m.joints()) {
+                long id = jointId++;
                 Integer a = bodyOfLink.get(Compiled.key(m.name(), j.child()));
                 Integer p = j.parent().equals("world") ? Integer.valueOf(-1) : bodyOfLink.get(Compiled.key(m.name(), j.parent()));
                 if (a == null || p == null || m.isStatic()) {
@@ -114,7 +125,7 @@ final class PhysicsCompiler {
                 if (j.damping() > 0 && j.kind() != World.JointKind.BALL && j.kind() != World.JointKind.FIXED) {
                     jb.spring(0, j.damping());
                 }
-                joints.put(Compiled.key(m.name(), j.name()), jb.add());
+                joints.put(Compiled.key(m.name(), j.name()), jb.id(id).add());
             }
         }
         return new Compiled(b.build(), bodies, joints);

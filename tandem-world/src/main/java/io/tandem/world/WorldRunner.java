@@ -14,10 +14,16 @@ import java.util.Map;
  *
  * The pipeline of one iteration, in Gazebo's order: (1) the level manager, on the model positions
  * at the start of the iteration; (2) when it loaded or unloaded models, the physics model is
- * rebuilt for the loaded set and every body that stays keeps its state (pose, velocities, joint
- * impulses; contact warm starts restart); models (re)created come from the world file, so a
- * reloaded model has lost its runtime changes, as in Gazebo; (3) the physics step; (4) state
- * publication to the listeners. Rebuilds happen only on level changes, never in a steady run.
+ * rebuilt for the loaded set and every body that stays keeps its state: pose, velocities, joint
+ * impulses and the contact warm starts between bodies that stay (those touching a created or
+ * removed body are dropped); models (re)created come from the world file, so a reloaded model has
+ * lost its runtime changes, as in Gazebo; (3) the physics step; (4) state publication to the
+ * listeners. Rebuilds happen only on level changes, never in a steady run.
+ *
+ * Bodies and joints carry global ids from the world (PhysicsCompiler), and the engine's step
+ * depends only on those ids and on the state; so a rebuild is invisible to the bodies that stay:
+ * a performer whose bodies share no contact or joint with the models that come and go follows
+ * bitwise the trajectory it follows when those level changes never happen (WorldRunnerTest).
  */
 
 /**
@@ -223,6 +229,7 @@ public final class WorldRunner implements AutoCloseable {
         PhysicsModel pm = next.model();
         PhysicsState s = pm.newState();
         Map<String, Integer> nextBodyOf = new HashMap<>();
+        java.util.Set<Long> kept = new java.util.HashSet<>();
         for (int k = 0; k < next.bodies().size(); k++) {
             PhysicsCompiler.BodyRef ref = next.bodies().get(k);
             String key = PhysicsCompiler.Compiled.key(ref.model(), ref.link());
@@ -235,6 +242,7 @@ public final class WorldRunner implements AutoCloseable {
                 System.arraycopy(state.quat, 4 * o, s.quat, 4 * n, 4);
                 System.arraycopy(state.linVel, 3 * o, s.linVel, 3 * n, 3);
                 System.arraycopy(state.angVel, 3 * o, s.angVel, 3 * n, 3);
+                kept.add(pm.bodyId(n));
             }
         }
         if (compiled != null && compiled.model().jointCount() > 0 && pm.jointCount() > 0) {
@@ -247,6 +255,9 @@ public final class WorldRunner implements AutoCloseable {
             }
         }
         if (state != null) {
+            // contact warm starts between bodies that stay (keyed by global ids, valid in any model)
+            s.copyContactWarmStarts(state, kept::contains);
+            s.removeContactWarmStarts(id -> !kept.contains(id));
             s.time = state.time;
             s.step = state.step;
         }

@@ -14,6 +14,16 @@ package io.tandem.physics.internal.solver;
  * r_k = p_k+ - p_k as the negative gradient, beta_k = |r_k|^2 / |r_{k-1}|^2, restart (beta = 0)
  * when beta > 1, p += beta d_{k-1}, d_k = r_k + beta d_{k-1}. The velocities follow every
  * impulse change, so the next sweep projects any infeasible step back into the cones.
+ *
+ * Islands (subset equivalence, see PhysicsEngine): the sweep itself treats separate islands
+ * (Islands: connected components of bodies and blocks) separately by construction, since a
+ * block's update reads only its bodies' velocities; but a global scalar would couple them: the
+ * conjugate-gradient beta = |r_k|^2 / |r_{k-1}|^2 summed over all rows, its restart test, and the
+ * stopping test on the largest impulse change. All three are therefore per island: each island
+ * has its own |r|^2 (summed over its rows in block order), its own beta and restart, and stops
+ * on its own when its largest change is below the tolerance (its blocks are then skipped). An
+ * island's iterations are then exactly those it would make alone. With one island this is the
+ * global algorithm, bitwise.
  */
 
 /** Projected Gauss-Seidel. Allocation-free once grown. Not thread-safe. */
@@ -26,6 +36,13 @@ public final class Pgs implements ConstraintSolver {
     private final Delassus del = new Delassus();
     private double[] y = new double[0];
     private double[] pNew = new double[0];
+    private final Islands islands = new Islands();
+    /** per island: |r|^2 of the last sweep, of this sweep, largest change, beta */
+    private double[] prevNorm = new double[0];
+    private double[] norm = new double[0];
+    private double[] change = new double[0];
+    private double[] beta = new double[0];
+    private boolean[] active = new boolean[0];
 
     /**
      * @param iterations sweeps, at least 1
@@ -64,54 +81,93 @@ public final class Pgs implements ConstraintSolver {
         pPrev = ConstraintProblem.grow(pPrev, pr.totalRows);
         dir = ConstraintProblem.grow(dir, pr.totalRows);
         java.util.Arrays.fill(dir, 0, pr.totalRows, 0);
-        double prevNorm = 0;
+        islands.build(pr);
+        int ni = islands.count;
+        int[] isl = islands.ofBlock;
+        prevNorm = ConstraintProblem.grow(prevNorm, ni);
+        norm = ConstraintProblem.grow(norm, ni);
+        change = ConstraintProblem.grow(change, ni);
+        beta = ConstraintProblem.grow(beta, ni);
+        if (active.length < ni) {
+            active = new boolean[Math.max(ni, 2 * active.length)];
+        }
+        java.util.Arrays.fill(active, 0, ni, true);
+        java.util.Arrays.fill(prevNorm, 0, ni, 0);
+        int activeIslands = ni;
         int it = 0;
-        while (it < iterations) {
+        while (it < iterations && (activeIslands > 0 || ni == 0)) {
             it++;
             if (nncg) {
                 System.arraycopy(pr.p, 0, pPrev, 0, pr.totalRows);
             }
-            double change = 0;
+            java.util.Arrays.fill(change, 0, ni, 0);
             for (int c = 0; c < pr.constraints; c++) {
+                int i = isl[c];
+                if (i < 0 || !active[i]) {
+                    continue;
+                }
                 int r0 = pr.rowStart[c];
                 int m = pr.rows[c];
                 for (int r = r0; r < r0 + m; r++) {
                     y[r] = del.rowVelocity(pr, c, r, pr.v);
                 }
                 del.blockUpdate(pr, c, y, pNew);
+                double ch = change[i];
                 for (int r = r0; r < r0 + m; r++) {
                     double dp = pNew[r] - pr.p[r];
-                    change = Math.max(change, Math.abs(dp));
+                    ch = Math.max(ch, Math.abs(dp));
                     pr.p[r] = pNew[r];
                     del.applyImpulse(pr, c, r, dp, pr.v);
                 }
+                change[i] = ch;
             }
-            if (tolerance > 0 && change <= tolerance) {
-                break;
+            if (tolerance > 0) {
+                for (int i = 0; i < ni; i++) {
+                    if (active[i] && change[i] <= tolerance) {
+                        active[i] = false;
+                        activeIslands--;
+                    }
+                }
             }
-            if (nncg && it < iterations) {
+            if (nncg && it < iterations && activeIslands > 0) {
                 // never after the last sweep: a conjugate step may leave the cones
-                prevNorm = conjugateStep(pr, prevNorm, it == 1);
+                conjugateStep(pr, it == 1);
             }
         }
         return it;
     }
 
-    /** One NNCG step after a sweep; returns |r|^2 of this sweep. */
-    private double conjugateStep(ConstraintProblem pr, double prevNorm, boolean first) {
-        double norm = 0;
-        for (int r = 0; r < pr.totalRows; r++) {
-            double g = pr.p[r] - pPrev[r];
-            norm += g * g;
-        }
-        double beta = first || prevNorm == 0 ? 0 : norm / prevNorm;
-        if (beta > 1) {
-            beta = 0; // restart
-        }
+    /** One NNCG step after a sweep, per active island (see the notes). */
+    private void conjugateStep(ConstraintProblem pr, boolean first) {
+        int ni = islands.count;
+        int[] isl = islands.ofBlock;
+        java.util.Arrays.fill(norm, 0, ni, 0);
         for (int c = 0; c < pr.constraints; c++) {
+            int i = isl[c];
+            if (i < 0 || !active[i]) {
+                continue;
+            }
+            double sum = norm[i];
             for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                 double g = pr.p[r] - pPrev[r];
-                double step = beta * dir[r];
+                sum += g * g;
+            }
+            norm[i] = sum;
+        }
+        for (int i = 0; i < ni; i++) {
+            double b = first || prevNorm[i] == 0 ? 0 : norm[i] / prevNorm[i];
+            beta[i] = b > 1 ? 0 : b; // restart
+            prevNorm[i] = norm[i];
+        }
+        for (int c = 0; c < pr.constraints; c++) {
+            int i = isl[c];
+            if (i < 0 || !active[i]) {
+                continue;
+            }
+            double b = beta[i];
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                double g = pr.p[r] - pPrev[r];
+                double step = b * dir[r];
                 dir[r] = g + step;
                 if (step != 0) {
                     pr.p[r] += step;
@@ -119,6 +175,5 @@ public final class Pgs implements ConstraintSolver {
                 }
             }
         }
-        return norm;
     }
 }

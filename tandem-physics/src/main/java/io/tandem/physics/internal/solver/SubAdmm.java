@@ -46,7 +46,20 @@ import java.util.Arrays;
  * unconstrained subsystem.
  *
  * Optional stopping (1.3 (g)): primal r_p = ||(p_new - p)/beta||, dual
- * r_d = ||beta (z_new - z)||, both max-norms; stop when both are below the tolerance.
+ * r_d = ||beta (z_new - z)||, both max-norms; stop when both are below the tolerance. Per island
+ * (Islands: connected components of bodies, subsystems and blocks): an island whose residuals are
+ * below the tolerance stops, and its subsystems and blocks are skipped from then on, so that one
+ * island's convergence never changes another island's iteration count (subset equivalence, see
+ * PhysicsEngine). The residuals are kept per block and reduced per island serially, in block
+ * order (a max: exact in any order).
+ *
+ * Subset equivalence otherwise: the v-step of a subsystem reads only its own bodies, the z-step
+ * of a block only its bodies, the penalties are per (block, body), and the per-body sums run
+ * over the body's pairs in block order (the CSR of RigidSubsystems). The one global decision,
+ * "no split pair in the whole problem: one iteration", is harmless: the v-step of a subsystem
+ * without split pairs reads only b, its own matrices and its internal rows, so repeating it
+ * reproduces the same bits, and an island without split pairs gets the same result from 1 or
+ * from N iterations.
  *
  * Parallel structure: the v-step gathers per subsystem through a CSR list of its (constraint,
  * pair) entries, and the z-step writes only its own constraint's rows, so both loops are
@@ -76,7 +89,14 @@ public final class SubAdmm implements ConstraintSolver {
     private double[] x = new double[0];
     private double[] yHat = new double[0];
     private double[] pNew = new double[0];
-    private double[] residuals = new double[0];
+    /** early stopping only: residuals per block at [2c] (primal), [2c + 1] (dual) */
+    private double[] blockResidual = new double[0];
+    private final Islands islands = new Islands();
+    /** early stopping only: per island, whether it still iterates */
+    private boolean[] active = new boolean[0];
+    private double[] islandRp = new double[0];
+    private double[] islandRd = new double[0];
+    private int activeIslands;
     private ConstraintProblem current;
     private int lastIterations;
     // loop bodies as fields: a bound method reference would allocate on every call
@@ -127,11 +147,23 @@ public final class SubAdmm implements ConstraintSolver {
     private int iterate(ConstraintProblem pr) {
         // without split constraints one v-step is the exact solution
         int budget = splitPairs == 0 ? 1 : iterations;
+        if (tolerance > 0) {
+            islands.build(pr);
+            int ni = islands.count;
+            if (active.length < ni) {
+                active = new boolean[Math.max(ni, 2 * active.length)];
+            }
+            Arrays.fill(active, 0, ni, true);
+            activeIslands = ni;
+            islandRp = ConstraintProblem.grow(islandRp, ni);
+            islandRd = ConstraintProblem.grow(islandRd, ni);
+            blockResidual = ConstraintProblem.grow(blockResidual, 2 * pr.constraints);
+            Arrays.fill(blockResidual, 0, 2 * pr.constraints, 0);
+        }
         int it = 0;
         while (it < budget) {
             it++;
             loop.run(pr.subsystems, vStepBody);
-            Arrays.fill(residuals, 0, 2 * loop.chunks(pr.constraints), 0);
             loop.run(pr.constraints, zStepBody);
             if (tolerance > 0 && converged(pr)) {
                 break;
@@ -142,15 +174,25 @@ public final class SubAdmm implements ConstraintSolver {
         return it;
     }
 
+    /** Stops the islands whose residuals are below the tolerance; true when none iterates any more. */
     private boolean converged(ConstraintProblem pr) {
-        int chunks = loop.chunks(pr.constraints);
-        double rp = 0;
-        double rd = 0;
-        for (int k = 0; k < chunks; k++) {
-            rp = Math.max(rp, residuals[2 * k]);
-            rd = Math.max(rd, residuals[2 * k + 1]);
+        int ni = islands.count;
+        Arrays.fill(islandRp, 0, ni, 0);
+        Arrays.fill(islandRd, 0, ni, 0);
+        for (int c = 0; c < pr.constraints; c++) {
+            int i = islands.ofBlock[c];
+            if (i >= 0) {
+                islandRp[i] = Math.max(islandRp[i], blockResidual[2 * c]);
+                islandRd[i] = Math.max(islandRd[i], blockResidual[2 * c + 1]);
+            }
         }
-        return rp <= tolerance && rd <= tolerance;
+        for (int i = 0; i < ni; i++) {
+            if (active[i] && islandRp[i] <= tolerance && islandRd[i] <= tolerance) {
+                active[i] = false;
+                activeIslands--;
+            }
+        }
+        return activeIslands == 0;
     }
 
     private void setup(ConstraintProblem pr) {
@@ -172,7 +214,6 @@ public final class SubAdmm implements ConstraintSolver {
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
         yHat = ConstraintProblem.grow(yHat, pr.totalRows);
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
-        residuals = ConstraintProblem.grow(residuals, 2 * loop.chunks(pr.constraints));
         loop.run(pr.constraints, seedRange);
     }
 
@@ -205,7 +246,12 @@ public final class SubAdmm implements ConstraintSolver {
 
     /** (15) for subsystems [lo, hi). */
     private void vStep(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        boolean skip = tolerance > 0;
         for (int s = lo; s < hi; s++) {
+            if (skip && !active[islands.ofBody[pr.subsystemBodies[pr.subsystemBodyStart[s]]]]) {
+                continue;
+            }
             subsystems.solve(s, beta, z, chunk);
         }
     }
@@ -214,14 +260,14 @@ public final class SubAdmm implements ConstraintSolver {
     private void zStep(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
         boolean track = tolerance > 0;
-        double rp = 0;
-        double rd = 0;
         double[] v = pr.v;
         for (int c = lo; c < hi; c++) {
             int np = pairs.count[c];
-            if (exact[c] || np == 0) {
+            if (exact[c] || np == 0 || track && !active[islands.ofBlock[c]]) {
                 continue;
             }
+            double rp = 0;
+            double rd = 0;
             int r0 = pr.rowStart[c];
             int m = pr.rows[c];
             // pair 0 always exists; pair 1 only for two dynamic sides
@@ -266,8 +312,10 @@ public final class SubAdmm implements ConstraintSolver {
                 }
                 pr.p[r] = pNew[r];
             }
+            if (track) {
+                blockResidual[2 * c] = rp;
+                blockResidual[2 * c + 1] = rd;
+            }
         }
-        residuals[2 * chunk] = Math.max(residuals[2 * chunk], rp);
-        residuals[2 * chunk + 1] = Math.max(residuals[2 * chunk + 1], rd);
     }
 }
