@@ -24,6 +24,9 @@ import java.util.Locale;
  * @param verifySuspectTimeoutMs JGroups VERIFY_SUSPECT2 timeout before a suspect is excluded, ms
  * @param clientTimeoutMs        media driver's client liveness timeout: how long a crashed
  *                               participant's publication and subscription are kept, ms
+ * @param idleSpins              {@link Idle#BACKOFF}: idle polls that busy-spin before yielding
+ * @param idleYields             {@link Idle#BACKOFF}: idle polls that yield before parking
+ * @param idleMaxParkNs          {@link Idle#BACKOFF}: the longest park, ns (parks double from 1 us up to it)
  */
 public record NetConfig(
         String bindAddress,
@@ -34,11 +37,14 @@ public record NetConfig(
         long failureTimeoutMs,
         long heartbeatIntervalMs,
         long verifySuspectTimeoutMs,
-        long clientTimeoutMs) {
+        long clientTimeoutMs,
+        int idleSpins,
+        int idleYields,
+        long idleMaxParkNs) {
 
     /** How a polling thread waits when there is nothing to do. */
     public enum Idle {
-        /** Agrona's back-off: spin, yield, then park up to {@link #BACKOFF_MAX_PARK_NS}; the default */
+        /** Agrona's back-off: spin, yield, then park up to {@link #idleMaxParkNs()}; the default */
         BACKOFF,
         /** spin, then yield; never parks (a core each while idle, low latency) */
         YIELDING,
@@ -46,8 +52,18 @@ public record NetConfig(
         BUSY_SPIN
     }
 
-    /** the back-off idle strategy's longest park, ns */
+    /** the back-off idle strategy's longest park, ns (the media driver's, and the default {@link #idleMaxParkNs()}) */
     public static final long BACKOFF_MAX_PARK_NS = 1_000_000;
+    /** system property: {@link #idleSpins()} */
+    public static final String IDLE_SPINS_PROP_NAME = "tandem.net.idle.spins";
+    /** default {@link #idleSpins()} */
+    public static final int DEFAULT_IDLE_SPINS = 100;
+    /** system property: {@link #idleYields()} */
+    public static final String IDLE_YIELDS_PROP_NAME = "tandem.net.idle.yields";
+    /** default {@link #idleYields()} */
+    public static final int DEFAULT_IDLE_YIELDS = 1_000;
+    /** system property: {@link #idleMaxParkNs()} */
+    public static final String IDLE_MAX_PARK_PROP_NAME = "tandem.net.idle.max.park.ns";
 
     /** system property: {@link #bindAddress()} */
     public static final String BIND_ADDRESS_PROP_NAME = "tandem.net.bind.address";
@@ -98,6 +114,10 @@ public record NetConfig(
         if (verifySuspectTimeoutMs <= 0 || clientTimeoutMs <= 0) {
             throw new IllegalArgumentException("verify-suspect and client timeouts must be > 0 ms");
         }
+        if (idleSpins < 0 || idleYields < 0 || idleMaxParkNs < 1_000) {
+            throw new IllegalArgumentException("idle spins and yields must be >= 0 and the longest park >= 1000 ns, got "
+                    + idleSpins + ", " + idleYields + ", " + idleMaxParkNs);
+        }
     }
 
     /** @return a builder with the defaults */
@@ -133,6 +153,9 @@ public record NetConfig(
         b.heartbeatIntervalMs(longProp(HEARTBEAT_INTERVAL_PROP_NAME, DEFAULT_HEARTBEAT_INTERVAL_MS));
         b.verifySuspectTimeoutMs(longProp(VERIFY_SUSPECT_TIMEOUT_PROP_NAME, DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS));
         b.clientTimeoutMs(longProp(CLIENT_TIMEOUT_PROP_NAME, DEFAULT_CLIENT_TIMEOUT_MS));
+        b.idleSpins((int) longProp(IDLE_SPINS_PROP_NAME, DEFAULT_IDLE_SPINS));
+        b.idleYields((int) longProp(IDLE_YIELDS_PROP_NAME, DEFAULT_IDLE_YIELDS));
+        b.idleMaxParkNs(longProp(IDLE_MAX_PARK_PROP_NAME, BACKOFF_MAX_PARK_NS));
         return b.build();
     }
 
@@ -159,6 +182,9 @@ public record NetConfig(
         private long heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
         private long verifySuspectTimeoutMs = DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS;
         private long clientTimeoutMs = DEFAULT_CLIENT_TIMEOUT_MS;
+        private int idleSpins = DEFAULT_IDLE_SPINS;
+        private int idleYields = DEFAULT_IDLE_YIELDS;
+        private long idleMaxParkNs = BACKOFF_MAX_PARK_NS;
 
         private Builder() {
         }
@@ -217,13 +243,31 @@ public record NetConfig(
             return this;
         }
 
+        /** @param v see {@link NetConfig#idleSpins()} @return this */
+        public Builder idleSpins(int v) {
+            idleSpins = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#idleYields()} @return this */
+        public Builder idleYields(int v) {
+            idleYields = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#idleMaxParkNs()} @return this */
+        public Builder idleMaxParkNs(long v) {
+            idleMaxParkNs = v;
+            return this;
+        }
+
         /**
          * @return the configuration
          * @throws IllegalArgumentException if a value is out of range (names it)
          */
         public NetConfig build() {
             return new NetConfig(bindAddress, registryTimeoutMs, termLength, idle, registryDirectory, failureTimeoutMs,
-                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs);
+                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs, idleSpins, idleYields, idleMaxParkNs);
         }
     }
 }

@@ -277,7 +277,7 @@ public final class NetSession implements TransportSession {
 
     private static IdleStrategy idleStrategy(NetConfig config) {
         return switch (config.idle()) {
-            case BACKOFF -> new BackoffIdleStrategy(100, 1000, 1_000, NetConfig.BACKOFF_MAX_PARK_NS);
+            case BACKOFF -> new BackoffIdleStrategy(config.idleSpins(), config.idleYields(), 1_000, config.idleMaxParkNs());
             case YIELDING -> new YieldingIdleStrategy();
             case BUSY_SPIN -> new BusySpinIdleStrategy();
         };
