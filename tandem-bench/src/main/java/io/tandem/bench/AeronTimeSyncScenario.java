@@ -72,9 +72,36 @@ final class AeronTimeSyncScenario implements AutoCloseable {
     }
 
     private void registries(int count) {
-        AeronTransport transport = new AeronTransport(config);
-        for (int r = 0; r < count; r++) {
-            registries.add(transport.startRegistry(URI.create("tandem://127.0.0.1:0")));
+        registries.addAll(startRegistries(config, count));
+    }
+
+    /**
+     * Starts registries on loopback, each on a free port with its own media driver; the second and
+     * later list the first as their peer, so they form one group and their participants talk over
+     * Aeron UDP.
+     *
+     * @param config the transport configuration
+     * @param count  how many, at least 1
+     * @return the started registries, the sequencer first
+     */
+    static List<RegistryEndpoint> startRegistries(NetConfig config, int count) {
+        List<RegistryEndpoint> out = new ArrayList<>();
+        try {
+            out.add(new AeronTransport(config).startRegistry(URI.create("tandem://127.0.0.1:0")));
+            List<String> peers = new ArrayList<>();
+            peers.add(out.get(0).uri());
+            for (int r = 1; r < count; r++) {
+                NetConfig withPeers = config.toBuilder().peers(peers).build();
+                RegistryEndpoint e = new AeronTransport(withPeers).startRegistry(URI.create("tandem://127.0.0.1:0"));
+                out.add(e);
+                peers.add(e.uri());
+            }
+            return out;
+        } catch (RuntimeException e) {
+            for (RegistryEndpoint r : out) {
+                r.close();
+            }
+            throw e;
         }
     }
 

@@ -4,11 +4,9 @@ import io.tandem.cosim.Participant;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.TandemException;
 import io.tandem.cosim.spi.RegistryEndpoint;
-import io.tandem.net.AeronTransport;
 import io.tandem.net.NetConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -126,10 +124,7 @@ final class PubSubCommand implements Callable<Integer> {
                     System.setProperty(AeronTimeSyncScenario.WORKER_SPINS_PROP, AeronTimeSyncScenario.DEFAULT_WORKER_SPINS);
                 }
                 NetConfig config = NetConfig.fromSystemProperties();
-                AeronTransport t = new AeronTransport(config);
-                for (int r = 0; r < registries; r++) {
-                    endpoints.add(t.startRegistry(URI.create("tandem://127.0.0.1:0")));
-                }
+                endpoints.addAll(AeronTimeSyncScenario.startRegistries(config, registries));
                 children = new ChildProcesses("tandem-bench-pubsub");
                 echo = children.start("echo", PubSubEchoMain.class, AeronTimeSyncScenario.childProperties(config),
                         List.of(endpoints.get(registries - 1).uri(), sim));

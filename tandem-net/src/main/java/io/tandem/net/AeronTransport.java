@@ -25,7 +25,7 @@ public final class AeronTransport implements Transport {
     /** the URI scheme served */
     public static final String SCHEME = "tandem";
     /** the wire protocol version this build speaks */
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
 
     private final NetConfig config;
 

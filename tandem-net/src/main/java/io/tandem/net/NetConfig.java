@@ -1,6 +1,8 @@
 package io.tandem.net;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -27,6 +29,13 @@ import java.util.Locale;
  * @param idleSpins              {@link Idle#BACKOFF}: idle polls that busy-spin before yielding
  * @param idleYields             {@link Idle#BACKOFF}: idle polls that yield before parking
  * @param idleMaxParkNs          {@link Idle#BACKOFF}: the longest park, ns (parks double from 1 us up to it)
+ * @param peers                  registries only: the {@code tandem://host:port} URIs of the other
+ *                               registries of the group (typically one per host; copied). A registry
+ *                               started with peers joins their JGroups group, so simulations span
+ *                               the registries: participants of one registry talk over Aeron IPC,
+ *                               participants of different registries over Aeron UDP. Start the
+ *                               registries one after another and before their participants; the
+ *                               oldest registry sequences every simulation's membership.
  */
 public record NetConfig(
         String bindAddress,
@@ -40,7 +49,8 @@ public record NetConfig(
         long clientTimeoutMs,
         int idleSpins,
         int idleYields,
-        long idleMaxParkNs) {
+        long idleMaxParkNs,
+        List<String> peers) {
 
     /** How a polling thread waits when there is nothing to do. */
     public enum Idle {
@@ -62,6 +72,8 @@ public record NetConfig(
     public static final String IDLE_YIELDS_PROP_NAME = "tandem.net.idle.yields";
     /** default {@link #idleYields()} */
     public static final int DEFAULT_IDLE_YIELDS = 1_000;
+    /** system property: {@link #peers()}, comma-separated */
+    public static final String PEERS_PROP_NAME = "tandem.net.peers";
     /** system property: {@link #idleMaxParkNs()} */
     public static final String IDLE_MAX_PARK_PROP_NAME = "tandem.net.idle.max.park.ns";
 
@@ -114,6 +126,12 @@ public record NetConfig(
         if (verifySuspectTimeoutMs <= 0 || clientTimeoutMs <= 0) {
             throw new IllegalArgumentException("verify-suspect and client timeouts must be > 0 ms");
         }
+        peers = List.copyOf(peers == null ? List.of() : peers);
+        for (String peer : peers) {
+            if (!peer.startsWith("tandem://")) {
+                throw new IllegalArgumentException("peer registries must be tandem://HOST:PORT URIs, got '" + peer + "'");
+            }
+        }
         if (idleSpins < 0 || idleYields < 0 || idleMaxParkNs < 1_000) {
             throw new IllegalArgumentException("idle spins and yields must be >= 0 and the longest park >= 1000 ns, got "
                     + idleSpins + ", " + idleYields + ", " + idleMaxParkNs);
@@ -123,6 +141,15 @@ public record NetConfig(
     /** @return a builder with the defaults */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** @return a builder holding this configuration's values */
+    public Builder toBuilder() {
+        return builder().bindAddress(bindAddress).registryTimeoutMs(registryTimeoutMs).termLength(termLength).idle(idle)
+                .registryDirectory(registryDirectory).failureTimeoutMs(failureTimeoutMs)
+                .heartbeatIntervalMs(heartbeatIntervalMs).verifySuspectTimeoutMs(verifySuspectTimeoutMs)
+                .clientTimeoutMs(clientTimeoutMs).idleSpins(idleSpins).idleYields(idleYields).idleMaxParkNs(idleMaxParkNs)
+                .peers(peers);
     }
 
     /**
@@ -156,6 +183,16 @@ public record NetConfig(
         b.idleSpins((int) longProp(IDLE_SPINS_PROP_NAME, DEFAULT_IDLE_SPINS));
         b.idleYields((int) longProp(IDLE_YIELDS_PROP_NAME, DEFAULT_IDLE_YIELDS));
         b.idleMaxParkNs(longProp(IDLE_MAX_PARK_PROP_NAME, BACKOFF_MAX_PARK_NS));
+        String peers = System.getProperty(PEERS_PROP_NAME);
+        if (peers != null && !peers.isBlank()) {
+            List<String> list = new ArrayList<>();
+            for (String p : peers.split(",")) {
+                if (!p.isBlank()) {
+                    list.add(p.trim());
+                }
+            }
+            b.peers(list);
+        }
         return b.build();
     }
 
@@ -185,6 +222,7 @@ public record NetConfig(
         private int idleSpins = DEFAULT_IDLE_SPINS;
         private int idleYields = DEFAULT_IDLE_YIELDS;
         private long idleMaxParkNs = BACKOFF_MAX_PARK_NS;
+        private List<String> peers = List.of();
 
         private Builder() {
         }
@@ -261,13 +299,20 @@ public record NetConfig(
             return this;
         }
 
+        /** @param v see {@link NetConfig#peers()} (not modified) @return this */
+        public Builder peers(List<String> v) {
+            peers = v;
+            return this;
+        }
+
         /**
          * @return the configuration
          * @throws IllegalArgumentException if a value is out of range (names it)
          */
         public NetConfig build() {
             return new NetConfig(bindAddress, registryTimeoutMs, termLength, idle, registryDirectory, failureTimeoutMs,
-                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs, idleSpins, idleYields, idleMaxParkNs);
+                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs, idleSpins, idleYields, idleMaxParkNs,
+                    peers);
         }
     }
 }
