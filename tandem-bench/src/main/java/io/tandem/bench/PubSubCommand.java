@@ -119,10 +119,7 @@ final class PubSubCommand implements Callable<Integer> {
             String sim = "pubsub";
             ChildProcesses.Child echo = null;
             if (aeron) {
-                System.setProperty(NetConfig.IDLE_PROP_NAME, AeronTimeSyncScenario.idleName(idleStrategy));
-                if (System.getProperty(AeronTimeSyncScenario.WORKER_SPINS_PROP) == null) {
-                    System.setProperty(AeronTimeSyncScenario.WORKER_SPINS_PROP, AeronTimeSyncScenario.DEFAULT_WORKER_SPINS);
-                }
+                AeronTimeSyncScenario.setBenchmarkDefaults(idleStrategy);
                 NetConfig config = NetConfig.fromSystemProperties();
                 endpoints.addAll(AeronTimeSyncScenario.startRegistries(config, registries));
                 children = new ChildProcesses("tandem-bench-pubsub");

@@ -121,10 +121,7 @@ final class TimeSyncCommand implements Callable<Integer> {
         NetConfig netConfig = null;
         if (aeron) {
             // the children get it as a system property; this process's controller participant too
-            System.setProperty(NetConfig.IDLE_PROP_NAME, AeronTimeSyncScenario.idleName(idleStrategy));
-            if (System.getProperty(AeronTimeSyncScenario.WORKER_SPINS_PROP) == null) {
-                System.setProperty(AeronTimeSyncScenario.WORKER_SPINS_PROP, AeronTimeSyncScenario.DEFAULT_WORKER_SPINS);
-            }
+            AeronTimeSyncScenario.setBenchmarkDefaults(idleStrategy);
             netConfig = NetConfig.fromSystemProperties();
         }
         AeronTimeSyncScenario scenario = null;
