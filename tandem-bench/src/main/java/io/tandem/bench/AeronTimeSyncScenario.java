@@ -116,6 +116,7 @@ final class AeronTimeSyncScenario implements AutoCloseable {
                 NetConfig.IDLE_SPINS_PROP_NAME, Integer.toString(config.idleSpins()),
                 NetConfig.IDLE_YIELDS_PROP_NAME, Integer.toString(config.idleYields()),
                 NetConfig.IDLE_MAX_PARK_PROP_NAME, Long.toString(config.idleMaxParkNs()),
+                NetConfig.DRIVER_MAX_PARK_PROP_NAME, Long.toString(config.driverIdleMaxParkNs()),
                 WORKER_SPINS_PROP, System.getProperty(WORKER_SPINS_PROP, DEFAULT_WORKER_SPINS));
     }
 

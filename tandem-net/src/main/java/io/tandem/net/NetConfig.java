@@ -29,6 +29,9 @@ import java.util.Locale;
  * @param idleSpins              {@link Idle#BACKOFF}: idle polls that busy-spin before yielding
  * @param idleYields             {@link Idle#BACKOFF}: idle polls that yield before parking
  * @param idleMaxParkNs          {@link Idle#BACKOFF}: the longest park, ns (parks double from 1 us up to it)
+ * @param driverIdleMaxParkNs    registries only: the longest park of the media driver's back-off
+ *                               idle strategy, ns; bounds the latency a driver adds to Aeron UDP
+ *                               (IPC does not pass through the driver)
  * @param peers                  registries only: the {@code tandem://host:port} URIs of the other
  *                               registries of the group (typically one per host; copied). A registry
  *                               started with peers joins their JGroups group, so simulations span
@@ -50,6 +53,7 @@ public record NetConfig(
         int idleSpins,
         int idleYields,
         long idleMaxParkNs,
+        long driverIdleMaxParkNs,
         List<String> peers) {
 
     /** How a polling thread waits when there is nothing to do. */
@@ -72,6 +76,8 @@ public record NetConfig(
     public static final String IDLE_YIELDS_PROP_NAME = "tandem.net.idle.yields";
     /** default {@link #idleYields()} */
     public static final int DEFAULT_IDLE_YIELDS = 1_000;
+    /** system property: {@link #driverIdleMaxParkNs()} */
+    public static final String DRIVER_MAX_PARK_PROP_NAME = "tandem.net.driver.max.park.ns";
     /** system property: {@link #peers()}, comma-separated */
     public static final String PEERS_PROP_NAME = "tandem.net.peers";
     /** system property: {@link #idleMaxParkNs()} */
@@ -132,9 +138,9 @@ public record NetConfig(
                 throw new IllegalArgumentException("peer registries must be tandem://HOST:PORT URIs, got '" + peer + "'");
             }
         }
-        if (idleSpins < 0 || idleYields < 0 || idleMaxParkNs < 1_000) {
-            throw new IllegalArgumentException("idle spins and yields must be >= 0 and the longest park >= 1000 ns, got "
-                    + idleSpins + ", " + idleYields + ", " + idleMaxParkNs);
+        if (idleSpins < 0 || idleYields < 0 || idleMaxParkNs < 1_000 || driverIdleMaxParkNs < 1_000) {
+            throw new IllegalArgumentException("idle spins and yields must be >= 0 and the longest parks >= 1000 ns, got "
+                    + idleSpins + ", " + idleYields + ", " + idleMaxParkNs + ", " + driverIdleMaxParkNs);
         }
     }
 
@@ -149,7 +155,7 @@ public record NetConfig(
                 .registryDirectory(registryDirectory).failureTimeoutMs(failureTimeoutMs)
                 .heartbeatIntervalMs(heartbeatIntervalMs).verifySuspectTimeoutMs(verifySuspectTimeoutMs)
                 .clientTimeoutMs(clientTimeoutMs).idleSpins(idleSpins).idleYields(idleYields).idleMaxParkNs(idleMaxParkNs)
-                .peers(peers);
+                .driverIdleMaxParkNs(driverIdleMaxParkNs).peers(peers);
     }
 
     /**
@@ -183,6 +189,7 @@ public record NetConfig(
         b.idleSpins((int) longProp(IDLE_SPINS_PROP_NAME, DEFAULT_IDLE_SPINS));
         b.idleYields((int) longProp(IDLE_YIELDS_PROP_NAME, DEFAULT_IDLE_YIELDS));
         b.idleMaxParkNs(longProp(IDLE_MAX_PARK_PROP_NAME, BACKOFF_MAX_PARK_NS));
+        b.driverIdleMaxParkNs(longProp(DRIVER_MAX_PARK_PROP_NAME, BACKOFF_MAX_PARK_NS));
         String peers = System.getProperty(PEERS_PROP_NAME);
         if (peers != null && !peers.isBlank()) {
             List<String> list = new ArrayList<>();
@@ -222,6 +229,7 @@ public record NetConfig(
         private int idleSpins = DEFAULT_IDLE_SPINS;
         private int idleYields = DEFAULT_IDLE_YIELDS;
         private long idleMaxParkNs = BACKOFF_MAX_PARK_NS;
+        private long driverIdleMaxParkNs = BACKOFF_MAX_PARK_NS;
         private List<String> peers = List.of();
 
         private Builder() {
@@ -299,6 +307,12 @@ public record NetConfig(
             return this;
         }
 
+        /** @param v see {@link NetConfig#driverIdleMaxParkNs()} @return this */
+        public Builder driverIdleMaxParkNs(long v) {
+            driverIdleMaxParkNs = v;
+            return this;
+        }
+
         /** @param v see {@link NetConfig#peers()} (not modified) @return this */
         public Builder peers(List<String> v) {
             peers = v;
@@ -312,7 +326,7 @@ public record NetConfig(
         public NetConfig build() {
             return new NetConfig(bindAddress, registryTimeoutMs, termLength, idle, registryDirectory, failureTimeoutMs,
                     heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs, idleSpins, idleYields, idleMaxParkNs,
-                    peers);
+                    driverIdleMaxParkNs, peers);
         }
     }
 }

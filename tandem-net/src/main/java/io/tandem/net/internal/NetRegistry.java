@@ -234,7 +234,7 @@ public final class NetRegistry implements RegistryEndpoint {
                 .dirDeleteOnShutdown(true)
                 .warnIfDirectoryExists(false)
                 .threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(new BackoffIdleStrategy(100, 100, 1_000, NetConfig.BACKOFF_MAX_PARK_NS))
+                .sharedIdleStrategy(new BackoffIdleStrategy(100, 100, 1_000, config.driverIdleMaxParkNs()))
                 .termBufferSparseFile(true)
                 .ipcTermBufferLength(config.termLength())
                 .clientLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(config.clientTimeoutMs()))
