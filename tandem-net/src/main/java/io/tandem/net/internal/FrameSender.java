@@ -5,6 +5,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.tandem.cosim.TandemException;
 import io.tandem.cosim.msg.CosimMessage;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -111,7 +112,7 @@ final class FrameSender {
         Remote r = new Remote(peerId, endpoint, p);
         synchronized (this) {
             Remote[] old = remotes;
-            Remote[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+            Remote[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = r;
             remotes = grown;
         }

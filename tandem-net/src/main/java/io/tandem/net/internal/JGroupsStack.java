@@ -4,7 +4,11 @@ import io.tandem.net.NetConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import org.jgroups.Address;
 import org.jgroups.JChannel;
+import org.jgroups.PhysicalAddress;
+import org.jgroups.View;
+import org.jgroups.conf.ClassConfigurator;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.FRAG4;
@@ -115,19 +119,19 @@ final class JGroupsStack {
     static final class RegistryPing extends TCPPING {
         RegistryPing() {
             // headers are matched by protocol id: speak as TCPPING to the participants' TCPPING
-            setId(org.jgroups.conf.ClassConfigurator.getProtocolId(TCPPING.class));
+            setId(ClassConfigurator.getProtocolId(TCPPING.class));
         }
 
         @Override
-        public void discoveryRequestReceived(org.jgroups.Address sender, String logicalName,
-                org.jgroups.PhysicalAddress physical) {
+        public void discoveryRequestReceived(Address sender, String logicalName,
+                PhysicalAddress physical) {
             super.discoveryRequestReceived(sender, logicalName, physical);
-            org.jgroups.View v = view;
-            org.jgroups.Address self = local_addr;
+            View v = view;
+            Address self = local_addr;
             if (v == null || physical == null || sender == null) {
                 return;
             }
-            for (org.jgroups.Address member : v.getMembers()) {
+            for (Address member : v.getMembers()) {
                 if (!member.equals(self) && !member.equals(sender)) {
                     sendDiscoveryResponse(sender, physical, logicalName, member, false);
                 }

@@ -20,6 +20,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +34,12 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
+import org.jgroups.Event;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.View;
+import org.jgroups.stack.IpAddress;
 import org.jgroups.util.NameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -144,8 +147,8 @@ public final class NetSession implements TransportSession {
         for (Address a : view.getMembers()) {
             if (NetRegistry.isRegistry(a)) {
                 registries++;
-                Object physical = channel.down(new org.jgroups.Event(org.jgroups.Event.GET_PHYSICAL_ADDRESS, a));
-                if (physical instanceof org.jgroups.stack.IpAddress ip && ip.getPort() == registry.address().getPort()
+                Object physical = channel.down(new Event(Event.GET_PHYSICAL_ADDRESS, a));
+                if (physical instanceof IpAddress ip && ip.getPort() == registry.address().getPort()
                         && ip.getIpAddress().equals(registry.address().getAddress())) {
                     home = a;
                 }
@@ -208,7 +211,7 @@ public final class NetSession implements TransportSession {
         long deadlineNs = NetClock.MONOTONIC.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.registryTimeoutMs());
         IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
         while (true) {
-            java.util.List<String> bound = s.localSocketAddresses();
+            List<String> bound = s.localSocketAddresses();
             if (!bound.isEmpty()) {
                 return bound.get(0);
             }
