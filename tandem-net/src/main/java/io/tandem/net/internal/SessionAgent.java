@@ -113,7 +113,7 @@ final class SessionAgent implements Agent {
     /** agent thread: participantPolls at its last turn */
     private long seenParticipantPolls;
 
-    // agent thread
+    // the thread holding the duty
     private Phase phase = Phase.RESERVING;
     private int selfId;
     private Subscription subscription;
