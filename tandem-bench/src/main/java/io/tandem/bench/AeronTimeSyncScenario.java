@@ -61,6 +61,9 @@ final class AeronTimeSyncScenario implements AutoCloseable {
         this.children = new ChildProcesses("tandem-bench-timesync");
         try {
             registries(registries);
+            for (RegistryEndpoint r : this.registries) {
+                children.closeOnExit(r);
+            }
             Map<String, String> props = childProperties(config);
             for (int i = 0; i < processes; i++) {
                 children.start("p" + i, TimeSyncWorkerMain.class, props, List.of());

@@ -37,6 +37,8 @@ final class ChildProcesses implements AutoCloseable {
 
     private final Path logDir;
     private final List<Child> children = new ArrayList<>();
+    /** closed by the shutdown hook after the children (registries: their media-driver directories) */
+    private final List<AutoCloseable> onExit = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Thread hook;
     private boolean closed;
 
@@ -101,7 +103,16 @@ final class ChildProcesses implements AutoCloseable {
 
     ChildProcesses(String prefix) throws IOException {
         logDir = Files.createTempDirectory(prefix);
-        hook = new Thread(this::destroyAll, "tandem-bench-children");
+        hook = new Thread(() -> {
+            destroyAll();
+            for (AutoCloseable c : onExit) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // the JVM is exiting
+                }
+            }
+        }, "tandem-bench-children");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
@@ -157,6 +168,11 @@ final class ChildProcesses implements AutoCloseable {
             // the child is gone
         }
         child.lines.add(EOF);
+    }
+
+    /** @param c closed on JVM exit (Ctrl-C) after the children are destroyed, unless {@link #close()} ran first */
+    void closeOnExit(AutoCloseable c) {
+        onExit.add(c);
     }
 
     /** @return the children started so far, in start order */

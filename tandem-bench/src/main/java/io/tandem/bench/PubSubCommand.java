@@ -123,6 +123,9 @@ final class PubSubCommand implements Callable<Integer> {
                 NetConfig config = NetConfig.fromSystemProperties();
                 endpoints.addAll(AeronTimeSyncScenario.startRegistries(config, registries));
                 children = new ChildProcesses("tandem-bench-pubsub");
+                for (RegistryEndpoint r : endpoints) {
+                    children.closeOnExit(r);
+                }
                 echo = children.start("echo", PubSubEchoMain.class, AeronTimeSyncScenario.childProperties(config),
                         List.of(endpoints.get(registries - 1).uri(), sim));
                 String ready = echo.next(2 * config.registryTimeoutMs() + 30_000);
