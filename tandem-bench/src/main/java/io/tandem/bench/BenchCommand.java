@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = "Measures Tandem's performance.",
-        subcommands = {TimeSyncCommand.class, PileCommand.class, ChainCommand.class, SolversCommand.class,
+        subcommands = {TimeSyncCommand.class, PubSubCommand.class, PileCommand.class, ChainCommand.class, SolversCommand.class,
             ScalingCommand.class, JmhCommand.class},
         commandListHeading = "%nBenchmarks:%n")
 final class BenchCommand implements Callable<Integer> {

@@ -11,9 +11,12 @@ import java.net.URI;
 
 /**
  * The {@code tandem://host:port} transport: Aeron carries every message between participants
- * (through the registry's media driver over IPC), a JGroups group whose initial host is the
- * registry carries membership and failure detection (a killed participant is reported lost in
- * well under a second). Found by {@link java.util.ServiceLoader}; construct it directly to pass a
+ * (over IPC through their registry's media driver; over UDP between participants of different
+ * registries, see {@link NetConfig#peers()}), a JGroups group whose initial host is the registry
+ * carries membership and failure detection (a killed participant is reported lost in well under
+ * a second). A participant's own thread polls its Aeron subscriptions while it is awake
+ * ({@link io.tandem.cosim.spi.TransportSession#poll()}), a transport thread per participant while it
+ * sleeps. Found by {@link java.util.ServiceLoader}; construct it directly to pass a
  * {@link NetConfig}.
  *
  * <p>Every JVM using it needs {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}
@@ -25,7 +28,7 @@ public final class AeronTransport implements Transport {
     /** the URI scheme served */
     public static final String SCHEME = "tandem";
     /** the wire protocol version this build speaks */
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
 
     private final NetConfig config;
 

@@ -1,6 +1,8 @@
 package io.tandem.net;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -24,6 +26,19 @@ import java.util.Locale;
  * @param verifySuspectTimeoutMs JGroups VERIFY_SUSPECT2 timeout before a suspect is excluded, ms
  * @param clientTimeoutMs        media driver's client liveness timeout: how long a crashed
  *                               participant's publication and subscription are kept, ms
+ * @param idleSpins              {@link Idle#BACKOFF}: idle polls that busy-spin before yielding
+ * @param idleYields             {@link Idle#BACKOFF}: idle polls that yield before parking
+ * @param idleMaxParkNs          {@link Idle#BACKOFF}: the longest park, ns (parks double from 1 us up to it)
+ * @param driverIdleMaxParkNs    registries only: the longest park of the media driver's back-off
+ *                               idle strategy, ns; bounds the latency a driver adds to Aeron UDP
+ *                               (IPC does not pass through the driver)
+ * @param peers                  registries only: the {@code tandem://host:port} URIs of the other
+ *                               registries of the group (typically one per host; copied). A registry
+ *                               started with peers joins their JGroups group, so simulations span
+ *                               the registries: participants of one registry talk over Aeron IPC,
+ *                               participants of different registries over Aeron UDP. Start the
+ *                               registries one after another and before their participants; the
+ *                               oldest registry sequences every simulation's membership.
  */
 public record NetConfig(
         String bindAddress,
@@ -34,11 +49,16 @@ public record NetConfig(
         long failureTimeoutMs,
         long heartbeatIntervalMs,
         long verifySuspectTimeoutMs,
-        long clientTimeoutMs) {
+        long clientTimeoutMs,
+        int idleSpins,
+        int idleYields,
+        long idleMaxParkNs,
+        long driverIdleMaxParkNs,
+        List<String> peers) {
 
     /** How a polling thread waits when there is nothing to do. */
     public enum Idle {
-        /** Agrona's back-off: spin, yield, then park up to {@link #BACKOFF_MAX_PARK_NS}; the default */
+        /** Agrona's back-off: spin, yield, then park up to {@link #idleMaxParkNs()}; the default */
         BACKOFF,
         /** spin, then yield; never parks (a core each while idle, low latency) */
         YIELDING,
@@ -46,8 +66,27 @@ public record NetConfig(
         BUSY_SPIN
     }
 
-    /** the back-off idle strategy's longest park, ns */
+    /** the back-off idle strategy's longest park, ns (the media driver's, and the default {@link #idleMaxParkNs()}) */
     public static final long BACKOFF_MAX_PARK_NS = 1_000_000;
+    /** system property: {@link #idleSpins()} */
+    public static final String IDLE_SPINS_PROP_NAME = "tandem.net.idle.spins";
+    /**
+     * default {@link #idleSpins()}: short, since while a participant's own thread is awake it polls
+     * and the transport thread only steals CPU (bench timesync --transport aeron, 2 busy cores, 10
+     * spins and 100 yields against 100 and 1,000: N = 8 about 9.5k against 8.1k steps/s, idle
+     * participants 0.07-0.11 against 0.13-0.24 CPU s per s; N = 2 too noisy to tell)
+     */
+    public static final int DEFAULT_IDLE_SPINS = 10;
+    /** system property: {@link #idleYields()} */
+    public static final String IDLE_YIELDS_PROP_NAME = "tandem.net.idle.yields";
+    /** default {@link #idleYields()} (see {@link #DEFAULT_IDLE_SPINS}) */
+    public static final int DEFAULT_IDLE_YIELDS = 100;
+    /** system property: {@link #driverIdleMaxParkNs()} */
+    public static final String DRIVER_MAX_PARK_PROP_NAME = "tandem.net.driver.max.park.ns";
+    /** system property: {@link #peers()}, comma-separated */
+    public static final String PEERS_PROP_NAME = "tandem.net.peers";
+    /** system property: {@link #idleMaxParkNs()} */
+    public static final String IDLE_MAX_PARK_PROP_NAME = "tandem.net.idle.max.park.ns";
 
     /** system property: {@link #bindAddress()} */
     public static final String BIND_ADDRESS_PROP_NAME = "tandem.net.bind.address";
@@ -98,11 +137,30 @@ public record NetConfig(
         if (verifySuspectTimeoutMs <= 0 || clientTimeoutMs <= 0) {
             throw new IllegalArgumentException("verify-suspect and client timeouts must be > 0 ms");
         }
+        peers = List.copyOf(peers == null ? List.of() : peers);
+        for (String peer : peers) {
+            if (!peer.startsWith("tandem://")) {
+                throw new IllegalArgumentException("peer registries must be tandem://HOST:PORT URIs, got '" + peer + "'");
+            }
+        }
+        if (idleSpins < 0 || idleYields < 0 || idleMaxParkNs < 1_000 || driverIdleMaxParkNs < 1_000) {
+            throw new IllegalArgumentException("idle spins and yields must be >= 0 and the longest parks >= 1000 ns, got "
+                    + idleSpins + ", " + idleYields + ", " + idleMaxParkNs + ", " + driverIdleMaxParkNs);
+        }
     }
 
     /** @return a builder with the defaults */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** @return a builder holding this configuration's values */
+    public Builder toBuilder() {
+        return builder().bindAddress(bindAddress).registryTimeoutMs(registryTimeoutMs).termLength(termLength).idle(idle)
+                .registryDirectory(registryDirectory).failureTimeoutMs(failureTimeoutMs)
+                .heartbeatIntervalMs(heartbeatIntervalMs).verifySuspectTimeoutMs(verifySuspectTimeoutMs)
+                .clientTimeoutMs(clientTimeoutMs).idleSpins(idleSpins).idleYields(idleYields).idleMaxParkNs(idleMaxParkNs)
+                .driverIdleMaxParkNs(driverIdleMaxParkNs).peers(peers);
     }
 
     /**
@@ -133,6 +191,20 @@ public record NetConfig(
         b.heartbeatIntervalMs(longProp(HEARTBEAT_INTERVAL_PROP_NAME, DEFAULT_HEARTBEAT_INTERVAL_MS));
         b.verifySuspectTimeoutMs(longProp(VERIFY_SUSPECT_TIMEOUT_PROP_NAME, DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS));
         b.clientTimeoutMs(longProp(CLIENT_TIMEOUT_PROP_NAME, DEFAULT_CLIENT_TIMEOUT_MS));
+        b.idleSpins((int) longProp(IDLE_SPINS_PROP_NAME, DEFAULT_IDLE_SPINS));
+        b.idleYields((int) longProp(IDLE_YIELDS_PROP_NAME, DEFAULT_IDLE_YIELDS));
+        b.idleMaxParkNs(longProp(IDLE_MAX_PARK_PROP_NAME, BACKOFF_MAX_PARK_NS));
+        b.driverIdleMaxParkNs(longProp(DRIVER_MAX_PARK_PROP_NAME, BACKOFF_MAX_PARK_NS));
+        String peers = System.getProperty(PEERS_PROP_NAME);
+        if (peers != null && !peers.isBlank()) {
+            List<String> list = new ArrayList<>();
+            for (String p : peers.split(",")) {
+                if (!p.isBlank()) {
+                    list.add(p.trim());
+                }
+            }
+            b.peers(list);
+        }
         return b.build();
     }
 
@@ -159,6 +231,11 @@ public record NetConfig(
         private long heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
         private long verifySuspectTimeoutMs = DEFAULT_VERIFY_SUSPECT_TIMEOUT_MS;
         private long clientTimeoutMs = DEFAULT_CLIENT_TIMEOUT_MS;
+        private int idleSpins = DEFAULT_IDLE_SPINS;
+        private int idleYields = DEFAULT_IDLE_YIELDS;
+        private long idleMaxParkNs = BACKOFF_MAX_PARK_NS;
+        private long driverIdleMaxParkNs = BACKOFF_MAX_PARK_NS;
+        private List<String> peers = List.of();
 
         private Builder() {
         }
@@ -217,13 +294,44 @@ public record NetConfig(
             return this;
         }
 
+        /** @param v see {@link NetConfig#idleSpins()} @return this */
+        public Builder idleSpins(int v) {
+            idleSpins = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#idleYields()} @return this */
+        public Builder idleYields(int v) {
+            idleYields = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#idleMaxParkNs()} @return this */
+        public Builder idleMaxParkNs(long v) {
+            idleMaxParkNs = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#driverIdleMaxParkNs()} @return this */
+        public Builder driverIdleMaxParkNs(long v) {
+            driverIdleMaxParkNs = v;
+            return this;
+        }
+
+        /** @param v see {@link NetConfig#peers()} (not modified) @return this */
+        public Builder peers(List<String> v) {
+            peers = v;
+            return this;
+        }
+
         /**
          * @return the configuration
          * @throws IllegalArgumentException if a value is out of range (names it)
          */
         public NetConfig build() {
             return new NetConfig(bindAddress, registryTimeoutMs, termLength, idle, registryDirectory, failureTimeoutMs,
-                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs);
+                    heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs, idleSpins, idleYields, idleMaxParkNs,
+                    driverIdleMaxParkNs, peers);
         }
     }
 }

@@ -298,7 +298,10 @@ public final class ParticipantCore implements Participant, TransportListener {
         int idle = 0;
         while (running) {
             signalled = false;
-            int work = drain();
+            // a polling transport delivers on this thread while it is awake (no hand-off)
+            TransportSession s = session;
+            int work = s == null ? 0 : s.poll();
+            work += drain();
             ParticipantLifecycle lc = lifecycle;
             if (lc != null) {
                 work += lc.doWork();

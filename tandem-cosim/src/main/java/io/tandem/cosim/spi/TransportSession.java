@@ -37,6 +37,18 @@ public interface TransportSession extends AutoCloseable {
      */
     void broadcastNextSimTask(long timePointNs, long durationNs);
 
+    /**
+     * Lends the transport the participant's thread: called by that thread on every turn of its work
+     * loop while it is not parked, so a polling transport can deliver (call its listener) on it
+     * without a hand-off between threads. A transport that delivers on its own threads ignores it.
+     * Must not block and, on the steady-state path, must not allocate.
+     *
+     * @return the work done, 0 if none
+     */
+    default int poll() {
+        return 0;
+    }
+
     /** Leaves the simulation; peers get {@link TransportListener#onPeerLeft}. Idempotent. */
     @Override
     void close();

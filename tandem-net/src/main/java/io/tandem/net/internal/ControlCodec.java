@@ -9,6 +9,7 @@ import io.tandem.net.internal.ControlMessage.LeaveRequest;
 import io.tandem.net.internal.ControlMessage.MemberInfo;
 import io.tandem.net.internal.ControlMessage.MemberJoined;
 import io.tandem.net.internal.ControlMessage.MemberLeft;
+import io.tandem.net.internal.ControlMessage.RegistryInfo;
 import io.tandem.net.internal.ControlMessage.RejectReason;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,19 +18,21 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /*
- * Control-plane bodies (after the 8-byte header), version 1:
+ * Control-plane bodies (after the 8-byte header), version 2:
  *
- *   MemberInfo    int32 peerId, string participantName, string channel, int32 streamId, int32 sessionId
- *   JoinRequest   int64 nonce, string simulation, string participant
+ *   MemberInfo    int32 peerId, string participantName, string channel, int32 streamId, int32 sessionId,
+ *                 string home, string udpEndpoint
+ *   JoinRequest   int64 nonce, string simulation, string participant, string home
  *   JoinReserved  int64 nonce, string simulation, string aeronDirectory, MemberInfo self,
  *                 int32 n, n x MemberInfo
  *   JoinRejected  int64 nonce, string simulation, int32 reason (1 name taken, 2 version, 3 other),
  *                 string message
- *   JoinCommit    string simulation, int32 peerId
+ *   JoinCommit    string simulation, int32 peerId, string udpEndpoint
  *   MemberJoined  string simulation, MemberInfo
  *   LeaveRequest  string simulation, int32 peerId, int64 endPosition
  *   MemberLeft    string simulation, int32 peerId, string participant, bool connectionLost,
  *                 int64 endPosition
+ *   RegistryInfo  string registryName, string aeronDirectory
  */
 
 /** Encodes and decodes control-plane frames (JGroups payloads). Stateless; allocates (never per step). */
@@ -47,7 +50,7 @@ final class ControlCodec {
         FrameWriter w = new FrameWriter().wrap(buffer, 0);
         if (m instanceof JoinRequest r) {
             w.header(version, WireFormat.JOIN_REQUEST).putLong(r.nonce()).putString(r.simulationName())
-                    .putString(r.participantName());
+                    .putString(r.participantName()).putString(r.home());
         } else if (m instanceof JoinReserved r) {
             w.header(version, WireFormat.JOIN_RESERVED).putLong(r.nonce()).putString(r.simulationName())
                     .putString(r.aeronDirectory());
@@ -60,7 +63,8 @@ final class ControlCodec {
             w.header(version, WireFormat.JOIN_REJECTED).putLong(r.nonce()).putString(r.simulationName())
                     .putInt(r.reason().code).putString(r.message());
         } else if (m instanceof JoinCommit c) {
-            w.header(version, WireFormat.JOIN_COMMIT).putString(c.simulationName()).putInt(c.peerId());
+            w.header(version, WireFormat.JOIN_COMMIT).putString(c.simulationName()).putInt(c.peerId())
+                    .putString(c.udpEndpoint());
         } else if (m instanceof MemberJoined j) {
             w.header(version, WireFormat.MEMBER_JOINED).putString(j.simulationName());
             putMember(w, j.member());
@@ -70,6 +74,8 @@ final class ControlCodec {
         } else if (m instanceof MemberLeft l) {
             w.header(version, WireFormat.MEMBER_LEFT).putString(l.simulationName()).putInt(l.peerId())
                     .putString(l.participantName()).putBoolean(l.connectionLost()).putLong(l.endPosition());
+        } else if (m instanceof RegistryInfo i) {
+            w.header(version, WireFormat.REGISTRY_INFO).putString(i.registryName()).putString(i.aeronDirectory());
         } else {
             throw new IllegalArgumentException("no codec for " + m.getClass().getName());
         }
@@ -78,7 +84,7 @@ final class ControlCodec {
 
     private static void putMember(FrameWriter w, MemberInfo m) {
         w.putInt(m.peerId()).putString(m.participantName()).putString(m.channel()).putInt(m.streamId())
-                .putInt(m.sessionId());
+                .putInt(m.sessionId()).putString(m.home()).putString(m.udpEndpoint());
     }
 
     private static MemberInfo getMember(FrameReader r) {
@@ -86,7 +92,9 @@ final class ControlCodec {
         String name = r.getString("participantName");
         String channel = r.getString("channel");
         int streamId = r.getInt("streamId");
-        return new MemberInfo(peerId, name, channel, streamId, r.getInt("sessionId"));
+        int sessionId = r.getInt("sessionId");
+        String home = r.getString("home");
+        return new MemberInfo(peerId, name, channel, streamId, sessionId, home, r.getString("udpEndpoint"));
     }
 
     /**
@@ -107,7 +115,8 @@ final class ControlCodec {
             case WireFormat.JOIN_REQUEST -> {
                 long nonce = r.getLong("nonce");
                 String sim = r.getString("simulation");
-                yield new JoinRequest(nonce, sim, r.getString("participant"));
+                String participant = r.getString("participant");
+                yield new JoinRequest(nonce, sim, participant, r.getString("home"));
             }
             case WireFormat.JOIN_RESERVED -> {
                 long nonce = r.getLong("nonce");
@@ -129,7 +138,8 @@ final class ControlCodec {
             }
             case WireFormat.JOIN_COMMIT -> {
                 String sim = r.getString("simulation");
-                yield new JoinCommit(sim, r.getInt("peerId"));
+                int peerId = r.getInt("peerId");
+                yield new JoinCommit(sim, peerId, r.getString("udpEndpoint"));
             }
             case WireFormat.MEMBER_JOINED -> {
                 String sim = r.getString("simulation");
@@ -147,8 +157,12 @@ final class ControlCodec {
                 boolean lost = r.getBoolean("connectionLost");
                 yield new MemberLeft(sim, peerId, name, lost, r.getLong("endPosition"));
             }
+            case WireFormat.REGISTRY_INFO -> {
+                String name = r.getString("registryName");
+                yield new RegistryInfo(name, r.getString("aeronDirectory"));
+            }
             default -> throw new MalformedFrameException("frame from " + from + " has type "
-                    + WireFormat.typeName(type) + ", not a control-plane type (32-38)");
+                    + WireFormat.typeName(type) + ", not a control-plane type (32-39)");
         };
         r.expectEnd();
         return m;

@@ -17,26 +17,76 @@ sealed interface ControlMessage {
     /**
      * One participant's advertisement: where its Aeron publication can be subscribed.
      *
-     * @param peerId          peer id, unique on the registry and never reused
+     * @param peerId          peer id, unique in the registry group and never reused
      * @param participantName name, unique in the simulation
-     * @param channel         Aeron channel to subscribe to
+     * @param channel         Aeron channel to subscribe to (IPC, on the member's home registry's driver)
      * @param streamId        Aeron stream id
-     * @param sessionId       Aeron session id of the member's publication
+     * @param sessionId       Aeron session id of the member's publications
+     * @param home            host:port of the member's registry (its media driver): members with
+     *                        the same home talk over IPC, others over UDP
+     * @param udpEndpoint     {@code host:port} where the member receives UDP from members of other
+     *                        registries; empty if it joined a group of one registry
      */
-    record MemberInfo(int peerId, String participantName, String channel, int streamId, int sessionId) {
+    record MemberInfo(int peerId, String participantName, String channel, int streamId, int sessionId, String home,
+            String udpEndpoint) {
         /** Validates non-null fields. */
         public MemberInfo {
             Objects.requireNonNull(participantName, "participantName");
             Objects.requireNonNull(channel, "channel");
+            Objects.requireNonNull(home, "home");
+            Objects.requireNonNull(udpEndpoint, "udpEndpoint");
+        }
+
+        /** A member of a one-registry group (no home, no UDP endpoint). */
+        MemberInfo(int peerId, String participantName, String channel, int streamId, int sessionId) {
+            this(peerId, participantName, channel, streamId, sessionId, "", "");
+        }
+
+        /** @return this advertisement with a UDP endpoint */
+        MemberInfo withUdpEndpoint(String endpoint) {
+            return new MemberInfo(peerId, participantName, channel, streamId, sessionId, home, endpoint);
         }
     }
 
-    /** participant -> registry (unicast): please admit me. */
-    record JoinRequest(long nonce, String simulationName, String participantName) implements ControlMessage {
+    /**
+     * participant -> sequencer registry (unicast): please admit me.
+     *
+     * @param home host:port of the registry whose media driver the participant uses; empty: the
+     *             sequencer's
+     */
+    record JoinRequest(long nonce, String simulationName, String participantName, String home) implements ControlMessage {
         /** Validates non-null fields. */
         public JoinRequest {
             Objects.requireNonNull(simulationName, "simulationName");
             Objects.requireNonNull(participantName, "participantName");
+            Objects.requireNonNull(home, "home");
+        }
+
+        /** A request to the participant's own registry. */
+        JoinRequest(long nonce, String simulationName, String participantName) {
+            this(nonce, simulationName, participantName, "");
+        }
+    }
+
+    /**
+     * registry -> all (multicast, once at start): a registry of the group and its media driver's
+     * directory. The sequencer (the oldest registry) needs it to admit the participants of the
+     * others.
+     *
+     * @param registryName   the registry's host address and port (NetRegistry.homeKey)
+     * @param aeronDirectory its media driver's directory
+     */
+    record RegistryInfo(String registryName, String aeronDirectory) implements ControlMessage {
+        /** Validates non-null fields. */
+        public RegistryInfo {
+            Objects.requireNonNull(registryName, "registryName");
+            Objects.requireNonNull(aeronDirectory, "aeronDirectory");
+        }
+
+        /** @return "" (about no simulation) */
+        @Override
+        public String simulationName() {
+            return "";
         }
     }
 
@@ -84,11 +134,21 @@ sealed interface ControlMessage {
         }
     }
 
-    /** participant -> registry (unicast): my subscription sees every member; announce me. */
-    record JoinCommit(String simulationName, int peerId) implements ControlMessage {
+    /**
+     * participant -> registry (unicast): my subscription sees every member; announce me.
+     *
+     * @param udpEndpoint where I receive UDP from other registries' members, or empty
+     */
+    record JoinCommit(String simulationName, int peerId, String udpEndpoint) implements ControlMessage {
         /** Validates non-null fields. */
         public JoinCommit {
             Objects.requireNonNull(simulationName, "simulationName");
+            Objects.requireNonNull(udpEndpoint, "udpEndpoint");
+        }
+
+        /** A commit without a UDP endpoint. */
+        JoinCommit(String simulationName, int peerId) {
+            this(simulationName, peerId, "");
         }
     }
 

@@ -1,8 +1,11 @@
 package io.tandem.net.internal;
 
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.tandem.cosim.TandemException;
 import io.tandem.cosim.msg.CosimMessage;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -18,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * every receiver sees one sender's frames in offer order; offers take turns through a spin lock). Frames above the publication's maximum message length go as Chunk frames.
  * Back-pressure is retried (spin, yield, park) without allocating; on the polling thread the retry
  * also polls, so two participants back-pressured by each other cannot deadlock.
+ *
+ * <p>Members of other registries (other hosts) are reached over Aeron UDP: one exclusive
+ * publication per such member ({@link #addRemote}) to its UDP endpoint, with the same session id.
+ * A broadcast goes to the IPC publication and every remote one; a frame for one remote member only
+ * to its publication. Each receiver reads one sender on one medium, so per-sender order holds.
  *
  * <p>Thread-safe: each thread encodes into its own scratch buffer. {@link #sendNextSimTask} does not
  * allocate once the calling thread's scratch exists.
@@ -39,6 +47,27 @@ final class FrameSender {
     /** an exclusive publication is single-writer: offers take turns (a spin lock, never allocates) */
     private final AtomicBoolean offering = new AtomicBoolean();
     private volatile boolean closed;
+    private final Aeron aeron;
+    private final int termLength;
+    private final int sessionId;
+    private final int streamId;
+    /** the members of other registries, copy on write */
+    private volatile Remote[] remotes = new Remote[0];
+
+    /** One member of another registry and our UDP publication to it. */
+    static final class Remote {
+        final int peerId;
+        final String endpoint;
+        final ExclusivePublication publication;
+        /** left or lost: offers to it give up */
+        volatile boolean gone;
+
+        Remote(int peerId, String endpoint, ExclusivePublication publication) {
+            this.peerId = peerId;
+            this.endpoint = endpoint;
+            this.publication = publication;
+        }
+    }
 
     /** per-thread encoding scratch */
     private static final class Scratch {
@@ -48,10 +77,101 @@ final class FrameSender {
     }
 
     FrameSender(Publication publication, int version, SessionAgent agent, String owner) {
+        this(publication, version, agent, owner, null, 0, 0, 0);
+    }
+
+    /**
+     * @param aeron      the client that creates UDP publications to members of other registries
+     * @param termLength their term length
+     * @param sessionId  their session id (the IPC publication's)
+     * @param streamId   their stream id (the simulation's)
+     */
+    FrameSender(Publication publication, int version, SessionAgent agent, String owner, Aeron aeron, int termLength,
+            int sessionId, int streamId) {
         this.publication = publication;
         this.version = version;
         this.agent = agent;
         this.owner = owner;
+        this.aeron = aeron;
+        this.termLength = termLength;
+        this.sessionId = sessionId;
+        this.streamId = streamId;
+    }
+
+    /**
+     * Creates the UDP publication to a member of another registry. Every later broadcast and every
+     * frame for that member goes there.
+     *
+     * @param peerId   the member
+     * @param endpoint its UDP endpoint, {@code host:port}
+     * @return the new remote
+     */
+    Remote addRemote(int peerId, String endpoint) {
+        ExclusivePublication p = aeron.addExclusivePublication("aeron:udp?endpoint=" + endpoint + "|term-length="
+                + termLength + "|session-id=" + sessionId, streamId);
+        Remote r = new Remote(peerId, endpoint, p);
+        synchronized (this) {
+            Remote[] old = remotes;
+            Remote[] grown = Arrays.copyOf(old, old.length + 1);
+            grown[old.length] = r;
+            remotes = grown;
+        }
+        return r;
+    }
+
+    /** @return whether the UDP publication to a member reaches its subscription (false if there is none) */
+    boolean remoteConnected(int peerId) {
+        Remote r = remote(peerId);
+        return r != null && r.publication.isConnected();
+    }
+
+    /** @return whether frames for {@code peerId} go over UDP */
+    boolean isRemote(int peerId) {
+        return remote(peerId) != null;
+    }
+
+    /** Drops the UDP publication to a member that left or was lost. */
+    void removeRemote(int peerId) {
+        Remote r;
+        synchronized (this) {
+            r = remote(peerId);
+            if (r == null) {
+                return;
+            }
+            r.gone = true;
+            Remote[] old = remotes;
+            Remote[] shrunk = new Remote[old.length - 1];
+            for (int i = 0, j = 0; i < old.length; i++) {
+                if (old[i] != r) {
+                    shrunk[j++] = old[i];
+                }
+            }
+            remotes = shrunk;
+        }
+        r.publication.close();
+    }
+
+    /** Closes every UDP publication. */
+    void closeRemotes() {
+        Remote[] rs;
+        synchronized (this) {
+            rs = remotes;
+            remotes = new Remote[0];
+        }
+        for (Remote r : rs) {
+            r.gone = true;
+            r.publication.close();
+        }
+    }
+
+    private Remote remote(int peerId) {
+        Remote[] rs = remotes;
+        for (int i = 0; i < rs.length; i++) {
+            if (rs[i].peerId == peerId) {
+                return rs[i];
+            }
+        }
+        return null;
     }
 
     /** Stops sending: later calls return at once, retries in progress give up. */
@@ -77,7 +197,7 @@ final class FrameSender {
         int length = MessageCodec.encode(s.writer.wrap(s.frame, 0), version, destination, m);
         int max = publication.maxMessageLength();
         if (length <= max) {
-            offer(s.frame, 0, length, null, 0, 0);
+            offer(destination, s.frame, 0, length, null, 0, 0);
             return;
         }
         // longer than one Aeron message: slices behind a chunk header, without copying the frame
@@ -86,7 +206,7 @@ final class FrameSender {
         for (int at = 0; at < length && !closed; at += slice) {
             int n = Math.min(slice, length - at);
             MessageCodec.putChunkHeader(s.chunkHeader, 0, version, destination, id, length, at);
-            offer(s.chunkHeader, 0, MessageCodec.CHUNK_HEADER_LENGTH, s.frame, at, n);
+            offer(destination, s.chunkHeader, 0, MessageCodec.CHUNK_HEADER_LENGTH, s.frame, at, n);
         }
     }
 
@@ -97,7 +217,7 @@ final class FrameSender {
         }
         Scratch s = SCRATCH.get();
         int length = MessageCodec.encodeNextSimTask(s.frame, 0, version, MessageCodec.ALL_PEERS, timePointNs, durationNs);
-        offer(s.frame, 0, length, null, 0, 0);
+        offer(MessageCodec.ALL_PEERS, s.frame, 0, length, null, 0, 0);
     }
 
     /** Offers a Hello to a peer that just joined: "what follows was sent knowing you". Does not allocate. */
@@ -107,10 +227,11 @@ final class FrameSender {
         }
         Scratch s = SCRATCH.get();
         int length = MessageCodec.encodeHello(s.frame, 0, version, destination);
-        offer(s.frame, 0, length, null, 0, 0);
+        offer(destination, s.frame, 0, length, null, 0, 0);
     }
 
-    private void offer(DirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo, int lengthTwo) {
+    private void offer(int destination, DirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo,
+            int lengthTwo) {
         int idle = 0;
         while (!offering.compareAndSet(false, true)) {
             if (closed) {
@@ -119,17 +240,34 @@ final class FrameSender {
             idle = idle(idle);
         }
         try {
-            offerLocked(one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+            Remote[] rs = remotes;
+            if (destination == MessageCodec.ALL_PEERS) {
+                offerLocked(publication, null, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                for (int i = 0; i < rs.length; i++) {
+                    offerLocked(rs[i].publication, rs[i], one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                }
+                return;
+            }
+            for (int i = 0; i < rs.length; i++) {
+                if (rs[i].peerId == destination) {
+                    offerLocked(rs[i].publication, rs[i], one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                    return;
+                }
+            }
+            offerLocked(publication, null, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
         } finally {
             offering.set(false);
         }
     }
 
-    private void offerLocked(DirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo,
-            int lengthTwo) {
+    private void offerLocked(Publication publication, Remote remote, DirectBuffer one, int offsetOne, int lengthOne,
+            DirectBuffer two, int offsetTwo, int lengthTwo) {
         int idle = 0;
         int notConnected = 0;
         while (true) {
+            if (remote != null && remote.gone) {
+                return;
+            }
             long result = two == null
                     ? publication.offer(one, offsetOne, lengthOne)
                     : publication.offer(one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
@@ -143,7 +281,8 @@ final class FrameSender {
                 throw new TandemException(owner + ": its Aeron publication reached its maximum position; reconnect the participant");
             }
             if (result == Publication.NOT_CONNECTED && ++notConnected > NOT_CONNECTED_LIMIT) {
-                LOG.warn("{}: dropping a frame, the publication has had no subscriber for seconds", owner);
+                LOG.warn("{}: dropping a frame, the publication{} has had no subscriber for seconds", owner,
+                        remote == null ? "" : " to " + remote.endpoint);
                 return;
             }
             // back-pressured (or an admin action): a slow receiver

@@ -4,7 +4,11 @@ import io.tandem.net.NetConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import org.jgroups.Address;
 import org.jgroups.JChannel;
+import org.jgroups.PhysicalAddress;
+import org.jgroups.View;
+import org.jgroups.conf.ClassConfigurator;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.FRAG4;
@@ -26,7 +30,13 @@ import org.jgroups.protocols.pbcast.STABLE;
  *                  port), participants on an ephemeral port; diagnostics off; platform threads;
  *                  default bundler (the low-latency all-direct profile caused false suspicions on
  *                  2 cores); TCP_NODELAY (joins are request/reply, Nagle cost ~40 ms a step).
- *  TCPPING         the registry is the only initial host (no IP multicast, no port range).
+ *  TCPPING         the registry is the only initial host (no IP multicast, no port range); a
+ *                  registry with peer registries lists itself and them. A registry passes on
+ *                  every discovery request it answers to the other members (RegistryPing), so
+ *                  the coordinator can answer the JOIN of a participant that found the group
+ *                  through another registry at once (without it, the coordinator had to fetch the
+ *                  joiner's physical address first: about 1 s, long enough for FD_SOCK2 and
+ *                  VERIFY_SUSPECT2 to exclude the joiner on a busy machine).
  *  FD_SOCK2        a crashed process's sockets close at once: suspected in ~ms. bind_addr explicit.
  *  FD_ALL3         heartbeats for members that hang without closing sockets: timeout 700 ms,
  *                  interval 100 ms by default.
@@ -61,6 +71,16 @@ final class JGroupsStack {
      */
     static JChannel create(NetConfig config, InetAddress bindAddress, int bindPort, InetSocketAddress registry,
             long joinTimeoutMs) throws Exception {
+        return create(config, bindAddress, bindPort, List.of(registry), joinTimeoutMs, false);
+    }
+
+    /**
+     * @param initialHosts the registries to find the group through
+     * @param registry     whether the channel is a registry's (passes discovery requests on)
+     * @see #create(NetConfig, InetAddress, int, InetSocketAddress, long)
+     */
+    static JChannel create(NetConfig config, InetAddress bindAddress, int bindPort, List<InetSocketAddress> initialHosts,
+            long joinTimeoutMs, boolean registry) throws Exception {
         TCP tcp = new TCP();
         tcp.setBindAddress(bindAddress);
         // TCP refuses port 0 at init with a static discovery protocol, but binds whatever port it holds
@@ -70,8 +90,8 @@ final class JGroupsStack {
         tcp.useVirtualThreads(false);
         // control messages are small request/replies: Nagle plus delayed ACKs cost ~40 ms each
         tcp.tcpNodelay(true);
-        TCPPING ping = new TCPPING();
-        ping.setInitialHosts(List.of(registry));
+        TCPPING ping = registry ? new RegistryPing() : new TCPPING();
+        ping.setInitialHosts(initialHosts);
         ping.setPortRange(0);
         ping.returnEntireCache(true);
         FD_SOCK2 fdSock = new FD_SOCK2();
@@ -93,5 +113,29 @@ final class JGroupsStack {
         tcp.getDiagnosticsHandler().setEnabled(false);
         tcp.setBindPort(bindPort);
         return channel;
+    }
+
+    /** A registry's discovery: tells the group's other members where each joiner it answers is. */
+    static final class RegistryPing extends TCPPING {
+        RegistryPing() {
+            // headers are matched by protocol id: speak as TCPPING to the participants' TCPPING
+            setId(ClassConfigurator.getProtocolId(TCPPING.class));
+        }
+
+        @Override
+        public void discoveryRequestReceived(Address sender, String logicalName,
+                PhysicalAddress physical) {
+            super.discoveryRequestReceived(sender, logicalName, physical);
+            View v = view;
+            Address self = local_addr;
+            if (v == null || physical == null || sender == null) {
+                return;
+            }
+            for (Address member : v.getMembers()) {
+                if (!member.equals(self) && !member.equals(sender)) {
+                    sendDiscoveryResponse(sender, physical, logicalName, member, false);
+                }
+            }
+        }
     }
 }

@@ -15,8 +15,10 @@ import io.tandem.net.internal.ControlMessage.LeaveRequest;
 import io.tandem.net.internal.ControlMessage.MemberInfo;
 import io.tandem.net.internal.ControlMessage.MemberJoined;
 import io.tandem.net.internal.ControlMessage.MemberLeft;
+import io.tandem.net.internal.ControlMessage.RegistryInfo;
 import io.tandem.net.internal.ControlMessage.RejectReason;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,7 @@ import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.View;
 import org.jgroups.stack.IpAddress;
+import org.jgroups.util.NameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +67,13 @@ import org.slf4j.LoggerFactory;
  *
  * The registry also hosts the host's Aeron media driver in a per-registry directory, deleted on
  * start (a crashed earlier run) and on close.
+ *
+ * Several registries (NetConfig.peers, typically one per host) form one JGroups group. The oldest
+ * (the coordinator) is the sequencer of every simulation; the others host their media driver and
+ * are their participants' way into the group. Each registry multicasts its driver directory
+ * (RegistryInfo) when it starts; a participant's JoinRequest names its home registry, so the
+ * sequencer hands it its home driver's directory and advertises the home with the member: members
+ * of one home talk over IPC, members of different homes over UDP (SessionAgent).
  */
 
 /** A running {@code tandem://} registry: a JGroups member plus an embedded Aeron media driver. Thread-safe. */
@@ -82,10 +92,13 @@ public final class NetRegistry implements RegistryEndpoint {
     private final MediaDriver driver;
     private final String aeronDirectory;
     private final ScheduledExecutorService thread;
+    private final String name;
     private volatile boolean closed;
 
     // registry thread
     private final Map<String, Sim> sims = new HashMap<>();
+    /** the group's registries' media-driver directories by {@link #homeKey}, this one's included */
+    private final Map<String, String> registryDirectories = new HashMap<>();
     private Set<Address> view = new HashSet<>();
     private int nextPeerId = 1;
     private int nextStreamId = FIRST_STREAM_ID;
@@ -99,6 +112,22 @@ public final class NetRegistry implements RegistryEndpoint {
         this.driver = driver;
         this.aeronDirectory = aeronDirectory;
         this.thread = thread;
+        this.name = homeKey(RegistryAddress.parse(URI.create(uri)).address());
+        registryDirectories.put(name, aeronDirectory);
+    }
+
+    /**
+     * @param address a registry's host and (actual) port
+     * @return how the group's registries and participants name that registry: its host address and port
+     */
+    static String homeKey(InetSocketAddress address) {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
+    }
+
+    /** @return whether a group member is a registry */
+    static boolean isRegistry(Address member) {
+        String n = member == null ? null : NameCache.get(member);
+        return n != null && n.startsWith(NAME_PREFIX);
     }
 
     /**
@@ -117,9 +146,15 @@ public final class NetRegistry implements RegistryEndpoint {
         MediaDriver driver = null;
         ScheduledThreadPoolExecutor thread = null;
         try {
+            List<InetSocketAddress> initialHosts = new ArrayList<>();
+            initialHosts.add(address.address());
+            for (String peer : config.peers()) {
+                initialHosts.add(RegistryAddress.parse(URI.create(peer)).address());
+            }
             try {
                 ch = JGroupsStack.create(config, address.address().getAddress(), address.address().getPort(),
-                        address.address(), Math.min(10, config.registryTimeoutMs()));
+                        initialHosts, config.peers().isEmpty() ? Math.min(10, config.registryTimeoutMs())
+                                : config.registryTimeoutMs(), true);
                 ch.name(NAME_PREFIX + "@" + address.address().getAddress().getHostAddress() + ":"
                         + address.address().getPort());
                 ch.connect(JGroupsStack.CLUSTER_NAME);
@@ -129,9 +164,13 @@ public final class NetRegistry implements RegistryEndpoint {
             }
             int port = localPort(ch);
             String actualUri = address.uriWithPort(port);
-            if (ch.getView().size() != 1) {
+            if (ch.getView().size() != 1 && (config.peers().isEmpty() || !isRegistry(ch.getView().getCoord()))) {
                 throw new TandemException("cannot start a registry at " + actualUri + ": another group answers there ("
                         + ch.getView() + ")");
+            }
+            if (!config.peers().isEmpty() && ch.getView().size() == 1) {
+                LOG.info("registry {}: no peer registry of {} answered; this registry is the group's sequencer", actualUri,
+                        config.peers());
             }
             Path dir = driverDirectory(config, address.address().getAddress().getHostAddress(), port);
             driver = launchDriver(config, dir, actualUri);
@@ -145,6 +184,8 @@ public final class NetRegistry implements RegistryEndpoint {
             ch.setReceiver(registry.receiver());
             NetRegistry r = registry;
             thread.execute(() -> r.onView(r.channel.getView()));
+            // the sequencer (the oldest registry) admits our participants with our driver's directory
+            registry.multicast(new RegistryInfo(registry.name, registry.aeronDirectory));
             LOG.info("registry {} started (media driver in {}, protocol version {})", actualUri, dir, version);
             return registry;
         } catch (RuntimeException e) {
@@ -193,7 +234,7 @@ public final class NetRegistry implements RegistryEndpoint {
                 .dirDeleteOnShutdown(true)
                 .warnIfDirectoryExists(false)
                 .threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(new BackoffIdleStrategy(100, 100, 1_000, NetConfig.BACKOFF_MAX_PARK_NS))
+                .sharedIdleStrategy(new BackoffIdleStrategy(100, 100, 1_000, config.driverIdleMaxParkNs()))
                 .termBufferSparseFile(true)
                 .ipcTermBufferLength(config.termLength())
                 .clientLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(config.clientTimeoutMs()))
@@ -293,7 +334,9 @@ public final class NetRegistry implements RegistryEndpoint {
             LOG.warn("registry {}: dropping a malformed frame from {}: {}", uri, src, e.getMessage());
             return;
         }
-        if (m instanceof JoinRequest r) {
+        if (m instanceof RegistryInfo i) {
+            registryDirectories.put(i.registryName(), i.aeronDirectory());
+        } else if (m instanceof JoinRequest r) {
             onJoinRequest(src, r);
         } else if (m instanceof JoinCommit c) {
             onJoinCommit(src, c);
@@ -321,6 +364,16 @@ public final class NetRegistry implements RegistryEndpoint {
                 continue;
             }
             String name = q.request.participantName();
+            String home = q.request.home().isEmpty() ? this.name : q.request.home();
+            String homeDirectory = registryDirectories.get(home);
+            if (!channel.getAddress().equals(channel.getView().getCoord()) || homeDirectory == null) {
+                unicast(q.src, new JoinRejected(q.request.nonce(), sim.name, RejectReason.OTHER,
+                        homeDirectory == null ? "registry " + uri + " does not know the participant's registry " + home
+                                + " (yet); start every registry before its participants"
+                                : "registry " + uri + " is not the sequencer of its group; ask "
+                                        + NameCache.get(channel.getView().getCoord())));
+                continue;
+            }
             if (sim.nameTaken(name)) {
                 unicast(q.src, new JoinRejected(q.request.nonce(), sim.name, RejectReason.NAME_TAKEN,
                         "participant name '" + name + "' is already taken in simulation '" + sim.name + "' on " + uri
@@ -328,12 +381,12 @@ public final class NetRegistry implements RegistryEndpoint {
                 continue;
             }
             int id = nextPeerId++;
-            MemberInfo info = new MemberInfo(id, name, IPC_CHANNEL, sim.streamId, id);
+            MemberInfo info = new MemberInfo(id, name, IPC_CHANNEL, sim.streamId, id, home, "");
             Pending p = new Pending(q.src, info);
             sim.pending = p;
             // a joiner that dies or hangs between reservation and commit must not block the simulation
             p.expiry = thread.schedule(() -> expire(sim, p), 2 * config.registryTimeoutMs() + 1_000, TimeUnit.MILLISECONDS);
-            multicast(new JoinReserved(q.request.nonce(), sim.name, aeronDirectory, info, sim.memberInfos()));
+            multicast(new JoinReserved(q.request.nonce(), sim.name, homeDirectory, info, sim.memberInfos()));
             LOG.debug("registry {}: reserved '{}' as peer {} in simulation '{}'", uri, name, id, sim.name);
         }
         removeIfEmpty(sim);
@@ -357,10 +410,11 @@ public final class NetRegistry implements RegistryEndpoint {
         Pending p = sim.pending;
         p.expiry.cancel(false);
         sim.pending = null;
-        sim.members.put(p.info.peerId(), new Member(src, p.info));
-        multicast(new MemberJoined(sim.name, p.info));
-        LOG.info("registry {}: '{}' joined simulation '{}' as peer {}", uri, p.info.participantName(), sim.name,
-                p.info.peerId());
+        MemberInfo info = p.info.withUdpEndpoint(c.udpEndpoint());
+        sim.members.put(info.peerId(), new Member(src, info));
+        multicast(new MemberJoined(sim.name, info));
+        LOG.info("registry {}: '{}' joined simulation '{}' as peer {}{}", uri, info.participantName(), sim.name,
+                info.peerId(), info.udpEndpoint().isEmpty() ? "" : " (UDP " + info.udpEndpoint() + ")");
         serveQueue(sim);
     }
 

@@ -20,6 +20,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +34,12 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
+import org.jgroups.Event;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.View;
+import org.jgroups.stack.IpAddress;
 import org.jgroups.util.NameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,8 +66,11 @@ public final class NetSession implements TransportSession {
     private AgentRunner runner;
     private JChannel channel;
     private volatile Address registryAddress;
+    /** the registry of our URI, whose media driver we use (the sequencer, unless the group has several) */
+    private volatile Address homeAddress;
     private Aeron aeron;
     private Subscription subscription;
+    private Subscription udpSubscription;
     private Publication publication;
     private volatile FrameSender sender;
     private int peerId;
@@ -134,10 +140,33 @@ public final class NetSession implements TransportSession {
             throw new TandemException("the group at " + registry + " has no registry (its coordinator is " + coordName
                     + "): the registry may have crashed; restart it and its participants");
         }
+        // several registries (one per host): ours hosts our media driver, the oldest sequences joins
+        String homeName = NetRegistry.homeKey(registry.address());
+        Address home = null;
+        int registries = 0;
+        for (Address a : view.getMembers()) {
+            if (NetRegistry.isRegistry(a)) {
+                registries++;
+                Object physical = channel.down(new Event(Event.GET_PHYSICAL_ADDRESS, a));
+                if (physical instanceof IpAddress ip && ip.getPort() == registry.address().getPort()
+                        && ip.getIpAddress().equals(registry.address().getAddress())) {
+                    home = a;
+                }
+            }
+        }
+        if (home == null) {
+            if (registries > 1) {
+                throw new TandemException("the group at " + registry + " has no registry listening on " + homeName
+                        + "; connect to a registry by the address it listens on");
+            }
+            home = coord;
+        }
+        homeAddress = home;
         registryAddress = coord;
+        boolean udp = registries > 1;
         long nonce = NONCES.nextLong();
         agent.nonce = nonce;
-        send(coord, new JoinRequest(nonce, simulationName, participantName));
+        send(coord, new JoinRequest(nonce, simulationName, participantName, home.equals(coord) ? "" : homeName));
         JoinReserved reservation;
         try {
             reservation = await(agent.reserved, "to answer the join request");
@@ -152,14 +181,46 @@ public final class NetSession implements TransportSession {
         peerId = reservation.self().peerId();
         aeron = AeronClients.acquire(reservation.aeronDirectory(), registry.toString());
         subscription = aeron.addSubscription(reservation.self().channel(), reservation.self().streamId());
+        String udpEndpoint = "";
+        if (udp) {
+            // members of other registries send to us here (a port of our host, on our driver)
+            udpSubscription = aeron.addSubscription("aeron:udp?endpoint=" + udpHost() + ":0",
+                    reservation.self().streamId());
+            udpEndpoint = awaitEndpoint(udpSubscription);
+        }
         publication = aeron.addExclusivePublication(reservation.self().channel() + "?term-length=" + config.termLength()
                 + "|session-id=" + reservation.self().sessionId(), reservation.self().streamId());
-        sender = new FrameSender(publication, version, agent, agent.roleName());
-        agent.enqueue(new SessionAgent.Link(subscription, publication, sender));
+        sender = new FrameSender(publication, version, agent, agent.roleName(), aeron, config.termLength(),
+                reservation.self().sessionId(), reservation.self().streamId());
+        agent.enqueue(new SessionAgent.Link(subscription, udpSubscription, publication, sender));
         await(agent.linked, "to let this participant see every member's Aeron publication");
-        send(coord, new JoinCommit(simulationName, peerId));
+        send(coord, new JoinCommit(simulationName, peerId, udpEndpoint));
         await(agent.joined, "to announce this participant");
         LOG.info("{} joined simulation '{}' at {} as peer {}", participantName, simulationName, registry, peerId);
+    }
+
+    /** @return the host part of our UDP endpoint: our registry's address (the host other hosts reach it by) */
+    private String udpHost() {
+        InetAddress a = registry.address().getAddress();
+        String h = a.getHostAddress();
+        return a instanceof java.net.Inet6Address ? "[" + h + "]" : h;
+    }
+
+    /** @return the subscription's bound {@code host:port}, once the driver has bound it */
+    private String awaitEndpoint(Subscription s) {
+        long deadlineNs = NetClock.MONOTONIC.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.registryTimeoutMs());
+        IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
+        while (true) {
+            List<String> bound = s.localSocketAddresses();
+            if (!bound.isEmpty()) {
+                return bound.get(0);
+            }
+            if (NetClock.MONOTONIC.nanoTime() - deadlineNs > 0) {
+                throw new TandemException("the media driver of " + registry + " did not bind a UDP endpoint for "
+                        + participantName + " within " + config.registryTimeoutMs() + " ms");
+            }
+            idle.idle();
+        }
     }
 
     private InetAddress bindAddress() {
@@ -221,6 +282,12 @@ public final class NetSession implements TransportSession {
         sender.sendNextSimTask(timePointNs, durationNs);
     }
 
+    /** Does the agent's work on the participant thread (see {@link SessionAgent}). */
+    @Override
+    public int poll() {
+        return closed.get() ? 0 : agent.pollFromParticipant();
+    }
+
     @Override
     public void close() {
         if (closed.get()) {
@@ -261,7 +328,10 @@ public final class NetSession implements TransportSession {
             s.close();
         }
         CloseHelper.quietClose(runner);
-        CloseHelper.quietCloseAll(publication, subscription);
+        if (s != null) {
+            s.closeRemotes();
+        }
+        CloseHelper.quietCloseAll(publication, subscription, udpSubscription);
         if (aeron != null) {
             AeronClients.release(aeron);
         }
@@ -277,7 +347,7 @@ public final class NetSession implements TransportSession {
 
     private static IdleStrategy idleStrategy(NetConfig config) {
         return switch (config.idle()) {
-            case BACKOFF -> new BackoffIdleStrategy(100, 1000, 1_000, NetConfig.BACKOFF_MAX_PARK_NS);
+            case BACKOFF -> new BackoffIdleStrategy(config.idleSpins(), config.idleYields(), 1_000, config.idleMaxParkNs());
             case YIELDING -> new YieldingIdleStrategy();
             case BUSY_SPIN -> new BusySpinIdleStrategy();
         };
@@ -316,7 +386,11 @@ public final class NetSession implements TransportSession {
         @Override
         public void viewAccepted(View view) {
             Address reg = registryAddress;
+            Address home = homeAddress;
             if (reg != null && !view.containsMember(reg)) {
+                agent.enqueue(new SessionAgent.RegistryLost("lost the registry at " + registry
+                        + (reg.equals(home) ? "" : " (the sequencer of its group, " + NameCache.get(reg) + ")")));
+            } else if (home != null && !view.containsMember(home)) {
                 agent.enqueue(new SessionAgent.RegistryLost("lost the registry at " + registry));
             }
         }

@@ -7,7 +7,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /*
- * Wire protocol, version 1. Every value is little-endian.
+ * Wire protocol, version 2 (2 added the members' home registry and UDP endpoint, and
+ * RegistryInfo). Every value is little-endian.
  *
  *   header (8 bytes, every frame, data and control plane)
  *     0  int32   magic 0x4D444E54 ("TNDM" as bytes)
@@ -29,7 +30,7 @@ final class WireFormat {
     /** "TNDM" read as a little-endian int32 */
     static final int MAGIC = 0x4D444E54;
     /** the protocol version this build speaks */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     static final int MAGIC_OFFSET = 0;
@@ -61,6 +62,7 @@ final class WireFormat {
     static final int MEMBER_JOINED = 36;
     static final int LEAVE_REQUEST = 37;
     static final int MEMBER_LEFT = 38;
+    static final int REGISTRY_INFO = 39;
 
     private WireFormat() {
     }
@@ -130,6 +132,7 @@ final class WireFormat {
             case MEMBER_JOINED -> "MemberJoined";
             case LEAVE_REQUEST -> "LeaveRequest";
             case MEMBER_LEFT -> "MemberLeft";
+            case REGISTRY_INFO -> "RegistryInfo";
             default -> "unknown type " + type;
         };
     }

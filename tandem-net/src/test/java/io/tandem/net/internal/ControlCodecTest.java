@@ -29,18 +29,19 @@ class ControlCodecTest {
             members.add(member(g));
         }
         return List.of(
-                new JoinRequest(g.anyLong(), g.string(true), g.string(true)),
+                new JoinRequest(g.anyLong(), g.string(true), g.string(true), g.string(true)),
                 new JoinReserved(g.anyLong(), g.string(true), g.string(true), member(g), members),
                 new JoinRejected(g.anyLong(), g.string(true), g.pick(RejectReason.values()), g.string(false)),
-                new JoinCommit(g.string(true), g.rnd.nextInt()),
+                new JoinCommit(g.string(true), g.rnd.nextInt(), g.string(true)),
                 new MemberJoined(g.string(true), member(g)),
                 new LeaveRequest(g.string(true), g.rnd.nextInt(), g.anyLong()),
-                new MemberLeft(g.string(true), g.rnd.nextInt(), g.string(true), g.rnd.nextBoolean(), g.anyLong()));
+                new MemberLeft(g.string(true), g.rnd.nextInt(), g.string(true), g.rnd.nextBoolean(), g.anyLong()),
+                new ControlMessage.RegistryInfo(g.string(true), g.string(true)));
     }
 
     private static MemberInfo member(MessageCodecTest.Gen g) {
         return new MemberInfo(g.rnd.nextInt(), g.string(true), "aeron:ipc?term-length=" + g.rnd.nextInt(),
-                g.rnd.nextInt(), g.rnd.nextInt());
+                g.rnd.nextInt(), g.rnd.nextInt(), g.string(true), g.string(true));
     }
 
     @Test

@@ -1,0 +1,203 @@
+package io.tandem.net.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.LifecycleService;
+import io.tandem.cosim.OperationMode;
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.ParticipantState;
+import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.TimeSyncService;
+import io.tandem.cosim.msg.BarrierRequest;
+import io.tandem.cosim.msg.CosimMessage;
+import io.tandem.cosim.msg.StatusUpdate;
+import io.tandem.net.NetConfig;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two registries on loopback (two media drivers, as on two hosts) in one group: participants of
+ * the same registry talk over Aeron IPC, participants of different registries over Aeron UDP.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CrossRegistryTest {
+    private static final int V = WireFormat.VERSION;
+    private static final long MS = 1_000_000;
+
+    @TempDir
+    Path dir;
+    private NetRegistry first;
+    private NetRegistry second;
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    private NetConfig config() {
+        return NetConfig.builder().registryDirectory(dir).registryTimeoutMs(10_000).build();
+    }
+
+    @BeforeEach
+    void startRegistries() {
+        first = NetRegistry.start(URI.create("tandem://127.0.0.1:0"), config(), V);
+        second = NetRegistry.start(URI.create("tandem://127.0.0.1:0"), config().toBuilder().peers(List.of(first.uri())).build(),
+                V);
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+        second.close();
+        first.close();
+    }
+
+    private NetSession join(NetRegistry r, String name, RecordingListener l) {
+        NetSession s = NetSession.join(URI.create(r.uri()), "sim", name, l, config(), V);
+        open.add(0, s);
+        return s;
+    }
+
+    private Participant connect(NetRegistry r, String name) {
+        Participant p = Participant.connect(r.uri(), "sim", name);
+        open.add(0, p);
+        return p;
+    }
+
+    @Test
+    void secondRegistry_hasItsOwnMediaDriver() {
+        assertThat(second.aeronDirectory()).isNotEqualTo(first.aeronDirectory());
+    }
+
+    @Test
+    void join_onEitherRegistry_newcomersReceiveWhatMembersSendFromTheirJoinCallback() throws Exception {
+        List<NetSession> members = new ArrayList<>();
+        List<RecordingListener> listeners = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            NetSession[] self = new NetSession[1];
+            RecordingListener l = new RecordingListener() {
+                @Override
+                public void onPeerJoined(int peerId, String participantName) {
+                    super.onPeerJoined(peerId, participantName);
+                    if (self[0] != null) {
+                        self[0].send(peerId, new BarrierRequest(self[0].peerId()));
+                    }
+                }
+            };
+            self[0] = join(i % 2 == 0 ? first : second, "m" + i, l);
+            members.add(self[0]);
+            listeners.add(l);
+        }
+        for (int i = 0; i < 4; i++) {
+            List<String> got = new ArrayList<>();
+            List<String> expected = new ArrayList<>();
+            for (int j = 0; j < i; j++) {
+                int id = members.get(j).peerId();
+                expected.add("+" + id + " m" + j);
+                expected.add(id + ": " + new BarrierRequest(id));
+            }
+            while (!got.containsAll(expected)) {
+                got.add(listeners.get(i).next());
+            }
+            for (int j = 0; j < i; j++) {
+                int id = members.get(j).peerId();
+                assertThat(got.indexOf("+" + id + " m" + j)).as("m%d's events %s", i, got)
+                        .isLessThan(got.indexOf(id + ": " + new BarrierRequest(id)));
+            }
+        }
+        // m0 (first registry) reaches m1 and m3 (second) over UDP, m2 over IPC
+        assertThat(members.get(0).toString()).contains("m1#" + members.get(1).peerId() + "(udp)")
+                .contains("m3#" + members.get(3).peerId() + "(udp)").contains("m2#" + members.get(2).peerId() + "@");
+    }
+
+    @Test
+    void remoteMemberLeaves_everythingItSentArrivesInOrderBeforeItsLeave() throws Exception {
+        List<String> order = new CopyOnWriteArrayList<>();
+        RecordingListener rec = new RecordingListener() {
+            @Override
+            public void onMessage(int fromPeerId, CosimMessage message) {
+                order.add(((StatusUpdate) message).reason());
+            }
+
+            @Override
+            public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
+                order.add("t" + timePointNs);
+            }
+
+            @Override
+            public void onPeerLeft(int peerId, String participantName, boolean connectionLost) {
+                order.add("left " + participantName + (connectionLost ? " lost" : ""));
+            }
+        };
+        join(first, "receiver", rec);
+        NetSession sender = NetSession.join(URI.create(second.uri()), "sim", "sender", new RecordingListener(), config(), V);
+        TestSupport.awaitTrue(10_000, () -> rec.events.contains("+" + sender.peerId() + " sender"), () -> rec.events.toString());
+        List<String> expected = new ArrayList<>();
+        byte[] big = new byte[300_000]; // chunked
+        for (int i = 0; i < 2000; i++) {
+            if (i % 3 == 0) {
+                sender.broadcastNextSimTask(i, 1);
+                expected.add("t" + i);
+            } else {
+                String reason = i == 1000 ? new String(big, java.nio.charset.StandardCharsets.ISO_8859_1) : "m" + i;
+                sender.broadcast(new StatusUpdate(ParticipantState.RUNNING, reason));
+                expected.add(reason);
+            }
+        }
+        sender.close();
+        expected.add("left sender");
+        TestSupport.awaitTrue(20_000, () -> order.size() >= expected.size(), () -> order.size() + " of " + expected.size());
+        assertThat(order).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void timeSyncedParticipantsOnTwoRegistries_exchangeTimestampedMessagesInOrder() throws Exception {
+        Participant controller = connect(first, "controller");
+        controller.createSystemController().setWorkflowConfiguration(List.of("a", "b"));
+        Participant a = connect(first, "a");
+        Participant b = connect(second, "b");
+        int steps = 300;
+        List<String> bad = new CopyOnWriteArrayList<>();
+        List<Long> got = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<ParticipantState>> done = new ArrayList<>();
+        for (Participant p : List.of(a, b)) {
+            boolean isA = p == a;
+            DataPublisher pub = p.createDataPublisher("out", PubSubSpec.of(p.name(), "application/x-longs"), 0);
+            LifecycleService lc = p.createLifecycleService(OperationMode.COORDINATED);
+            TimeSyncService ts = lc.createTimeSyncService();
+            List<Long> mine = new ArrayList<>();
+            p.createDataSubscriber("in", PubSubSpec.of(isA ? "b" : "a", ""), e -> {
+                long stamp = MultiProcessTest.longAt(e.data());
+                if (stamp != e.timestampNs() || (!mine.isEmpty() && stamp != mine.get(mine.size() - 1) + MS)
+                        || stamp < ts.now()) {
+                    bad.add(p.name() + ": stamp " + stamp + " ts " + e.timestampNs() + " now " + ts.now());
+                }
+                mine.add(stamp);
+                if (isA) {
+                    got.add(stamp);
+                }
+            });
+            ts.setSimulationStepHandler((now, d) -> {
+                pub.publish(MultiProcessTest.longs(now));
+                if (isA && now == steps * MS) {
+                    lc.stop("done");
+                }
+            }, MS);
+            done.add(lc.startLifecycle());
+        }
+        for (CompletableFuture<ParticipantState> f : done) {
+            assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(ParticipantState.SHUTDOWN);
+        }
+        assertThat(bad).isEmpty();
+        assertThat(got).hasSizeGreaterThanOrEqualTo(steps - 2).startsWith(0L, MS, 2 * MS);
+    }
+}
