@@ -46,6 +46,12 @@ public final class RegistryCommand implements Callable<Integer> {
                 + " java.io.tmpdir/tandem-USER without /dev/shm).")
     private Path dir;
 
+    @Option(names = "--peer", paramLabel = "URI", split = ",",
+            description = "Another host's registry, tandem://HOST:PORT (repeat or comma-separate): this registry joins"
+                + " their group, and participants of different registries talk over Aeron UDP. Start the registries"
+                + " one after the other, before any participant.")
+    private java.util.List<String> peers = new java.util.ArrayList<>();
+
     /** Used by picocli. */
     public RegistryCommand() {
     }
@@ -59,10 +65,19 @@ public final class RegistryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         NetConfig config = CliSupport.netConfig();
-        if (dir != null) {
-            config = new NetConfig(config.bindAddress(), config.registryTimeoutMs(), config.termLength(), config.idle(),
-                    dir.toAbsolutePath(), config.failureTimeoutMs(), config.heartbeatIntervalMs(),
-                    config.verifySuspectTimeoutMs(), config.clientTimeoutMs());
+        if (dir != null || !peers.isEmpty()) {
+            NetConfig.Builder b = config.toBuilder();
+            if (dir != null) {
+                b.registryDirectory(dir.toAbsolutePath());
+            }
+            if (!peers.isEmpty()) {
+                b.peers(peers);
+            }
+            try {
+                config = b.build();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "invalid value for option '--peer': " + e.getMessage());
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         try (StopSignal stop = StopSignal.onShutdown()) {
