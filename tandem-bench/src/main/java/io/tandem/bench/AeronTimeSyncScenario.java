@@ -110,8 +110,7 @@ final class AeronTimeSyncScenario implements AutoCloseable {
 
     /**
      * @param config the transport configuration
-     * @return the system properties of the participant JVMs: the idle strategy, and the participant
-     *     threads' spin limit (see {@link #WORKER_SPINS_PROP})
+     * @return the system properties of the participant JVMs: the idle strategy and its bounds
      */
     static Map<String, String> childProperties(NetConfig config) {
         return Map.of(NetConfig.IDLE_PROP_NAME, idleName(config.idle()),
@@ -119,27 +118,15 @@ final class AeronTimeSyncScenario implements AutoCloseable {
                 NetConfig.IDLE_SPINS_PROP_NAME, Integer.toString(config.idleSpins()),
                 NetConfig.IDLE_YIELDS_PROP_NAME, Integer.toString(config.idleYields()),
                 NetConfig.IDLE_MAX_PARK_PROP_NAME, Long.toString(config.idleMaxParkNs()),
-                NetConfig.DRIVER_MAX_PARK_PROP_NAME, Long.toString(config.driverIdleMaxParkNs()),
-                WORKER_SPINS_PROP, System.getProperty(WORKER_SPINS_PROP, DEFAULT_WORKER_SPINS));
+                NetConfig.DRIVER_MAX_PARK_PROP_NAME, Long.toString(config.driverIdleMaxParkNs()));
     }
 
-    /**
-     * The participant thread's spin limit while its JVM looks undersubscribed (tandem-cosim). A JVM
-     * sees only its own participant threads: one participant per process always looks
-     * undersubscribed, and every process spinning 20,000 polls per idle wait held N = 2 at about
-     * 1,200 steps/s on 2 busy cores against 28-33k with 64 (the oversubscribed default).
-     */
-    static final String WORKER_SPINS_PROP = "tandem.idle.spins.undersubscribed";
-    static final String DEFAULT_WORKER_SPINS = "64";
     /** the benchmarks' registry timeout unless set: 8 JVMs joining at once on 2 busy cores took more than 5 s */
     static final String DEFAULT_REGISTRY_TIMEOUT_MS = "30000";
 
     /** Sets this JVM's defaults for a multi-process benchmark (before any participant exists), where not set. */
     static void setBenchmarkDefaults(NetConfig.Idle idle) {
         System.setProperty(NetConfig.IDLE_PROP_NAME, idleName(idle));
-        if (System.getProperty(WORKER_SPINS_PROP) == null) {
-            System.setProperty(WORKER_SPINS_PROP, DEFAULT_WORKER_SPINS);
-        }
         if (System.getProperty(NetConfig.REGISTRY_TIMEOUT_PROP_NAME) == null) {
             System.setProperty(NetConfig.REGISTRY_TIMEOUT_PROP_NAME, DEFAULT_REGISTRY_TIMEOUT_MS);
         }

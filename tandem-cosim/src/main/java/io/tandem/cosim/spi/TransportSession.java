@@ -49,6 +49,18 @@ public interface TransportSession extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether peers may run in other processes of this host. A participant thread decides how long
+     * to busy-spin by counting the running participant threads of its own JVM; that count says
+     * nothing about other processes sharing the CPUs, so with peers in other processes it spins
+     * briefly (see {@code tandem.idle.spins.multiprocess}). The in-process transport says false.
+     *
+     * @return true if peers may be in other processes
+     */
+    default boolean peersInOtherProcesses() {
+        return false;
+    }
+
     /** Leaves the simulation; peers get {@link TransportListener#onPeerLeft}. Idempotent. */
     @Override
     void close();

@@ -284,6 +284,11 @@ public final class NetSession implements TransportSession {
 
     /** Does the agent's work on the participant thread (see {@link SessionAgent}). */
     @Override
+    public boolean peersInOtherProcesses() {
+        return true;
+    }
+
+    @Override
     public int poll() {
         return closed.get() ? 0 : agent.pollFromParticipant();
     }
