@@ -79,7 +79,11 @@ class ConnectionLostTest {
         CompletableFuture<ParticipantStatus> aError = when(a, "a", ParticipantState.ERROR);
         CompletableFuture<ParticipantStatus> bError = when(ctl, "b", ParticipantState.ERROR);
         List<String> aSawDisconnected = new CopyOnWriteArrayList<>();
-        a.addParticipantDisconnectedHandler(aSawDisconnected::add);
+        java.util.concurrent.CountDownLatch bothGone = new java.util.concurrent.CountDownLatch(2);
+        a.addParticipantDisconnectedHandler(name -> {
+            aSawDisconnected.add(name);
+            bothGone.countDown();
+        });
         CompletableFuture<ParticipantStatus> running = when(ctl, "b", ParticipantState.RUNNING);
         CompletableFuture<ParticipantState> aDone = la.startLifecycle();
         CompletableFuture<ParticipantState> bDone = lb.startLifecycle();
@@ -97,6 +101,8 @@ class ConnectionLostTest {
         // the others see a lost and end too, naming it
         assertThat(await(bError).reason()).startsWith("participant 'a' lost its connection");
         assertThat(await(bDone)).isEqualTo(ParticipantState.SHUTDOWN);
+        // the disconnect handlers run on a's thread, possibly after its lifecycle future completed
+        assertThat(bothGone.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
         assertThat(aSawDisconnected).containsExactlyInAnyOrder("controller", "b");
         // a handler added after the loss is told at once
         CompletableFuture<String> late = new CompletableFuture<>();
