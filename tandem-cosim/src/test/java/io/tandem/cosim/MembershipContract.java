@@ -37,6 +37,39 @@ public abstract class MembershipContract extends ContractBase {
     }
 
     @Test
+    void connect_sameSimulationInOtherPartition_isolated() throws Exception {
+        BlockingQueue<String> got = new LinkedBlockingQueue<>();
+        Participant sub = Participant.connect(registry.uri() + "?partition=team-a", "sim", "sub");
+        Participant same = Participant.connect(registry.uri() + "?partition=team-a", "sim", "pub");
+        // the same simulation and participant names in another partition: no clash, no traffic
+        Participant other = Participant.connect(registry.uri() + "?partition=team-b", "sim", "pub");
+        Participant plain = Participant.connect(registry.uri(), "sim", "pub");
+        try {
+            sub.createDataSubscriber("s", PubSubSpec.of("t", ""), e -> got.add(new String(e.data(), StandardCharsets.UTF_8)));
+            DataPublisher b = other.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
+            DataPublisher n = plain.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
+            DataPublisher a = same.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
+            b.publish("from-b".getBytes(StandardCharsets.UTF_8));
+            n.publish("from-plain".getBytes(StandardCharsets.UTF_8));
+            a.publish("from-a".getBytes(StandardCharsets.UTF_8));
+            assertThat(got.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo("from-a");
+            assertThat(sub.isParticipantConnected("pub")).isTrue();
+            assertThat(got.poll(200, TimeUnit.MILLISECONDS)).isNull();
+        } finally {
+            sub.close();
+            same.close();
+            other.close();
+            plain.close();
+        }
+        assertThatThrownBy(() -> Participant.connect(registry.uri() + "?partition=a/b", "sim", "x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("partition 'a/b'");
+        assertThatThrownBy(() -> Participant.connect(registry.uri() + "?colour=red", "sim", "x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("?partition=NAME");
+        assertThatThrownBy(() -> Participant.connect(registry.uri(), "a/b", "x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not contain '/'");
+    }
+
+    @Test
     void connect_nameFreedAfterClose_canRejoin() {
         connect("alice").close();
         assertThat(connect("alice").name()).isEqualTo("alice");

@@ -26,7 +26,7 @@ public final class RegistryUris {
      */
     static String check(String value, boolean allowPort0) {
         String v = value.trim();
-        String form = " must be tandem://HOST:PORT, e.g. " + DEFAULT;
+        String form = " must be tandem://HOST:PORT" + (allowPort0 ? "" : "[?partition=NAME]") + ", e.g. " + DEFAULT;
         URI uri;
         try {
             uri = new URI(v);
@@ -36,7 +36,9 @@ public final class RegistryUris {
         if (uri.getScheme() == null || !uri.getScheme().toLowerCase(Locale.ROOT).equals("tandem")) {
             throw new TypeConversionException("'" + v + "' is not a tandem:// URI; a registry URI" + form);
         }
-        if (uri.getHost() == null || uri.getPort() < 0 || uri.getUserInfo() != null || uri.getQuery() != null
+        // participants may name a partition (?partition=NAME); a registry listens for every partition
+        boolean queryOk = uri.getQuery() == null || (!allowPort0 && uri.getQuery().matches("partition=[A-Za-z0-9._-]+"));
+        if (uri.getHost() == null || uri.getPort() < 0 || uri.getUserInfo() != null || !queryOk
                 || uri.getFragment() != null || (uri.getPath() != null && !uri.getPath().isEmpty()
                 && !uri.getPath().equals("/"))) {
             throw new TypeConversionException("'" + v + "'" + form);

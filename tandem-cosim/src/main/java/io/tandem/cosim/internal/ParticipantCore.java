@@ -200,10 +200,16 @@ public final class ParticipantCore implements Participant, TransportListener {
     public static Participant connect(String registryUri, String simulationName, String participantName) {
         requireName(simulationName, "simulation name");
         requireName(participantName, "participant name");
+        if (simulationName.indexOf('/') >= 0) {
+            throw new IllegalArgumentException("simulation name '" + simulationName + "' must not contain '/'");
+        }
         URI uri = Transports.parse(registryUri);
         Transport transport = Transports.forScheme(uri);
+        // a partition scopes the simulation name: groups in different partitions never meet
+        String partition = Transports.partition(uri);
+        String scoped = partition.isEmpty() ? simulationName : partition + "/" + simulationName;
         ParticipantCore core = new ParticipantCore(registryUri, simulationName, participantName, WallClock.MONOTONIC_NS);
-        core.session = transport.join(uri, simulationName, participantName, core);
+        core.session = transport.join(Transports.withoutQuery(uri), scoped, participantName, core);
         core.multiProcess = core.session.peersInOtherProcesses();
         core.selfId = core.session.peerId();
         core.connectedNames.put(participantName, core.selfId);

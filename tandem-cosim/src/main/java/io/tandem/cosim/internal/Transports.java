@@ -14,6 +14,48 @@ public final class Transports {
     private Transports() {
     }
 
+    /** system property: the partition of participants whose registry URI names none */
+    public static final String PARTITION_PROP = "tandem.partition";
+
+    /**
+     * The partition a registry URI names ({@code ?partition=NAME}), else the {@code tandem.partition}
+     * system property, else none. Partitions keep groups that use the same simulation names on one
+     * registry apart (like gz-transport's GZ_PARTITION).
+     *
+     * @return the partition, "" for none
+     * @throws IllegalArgumentException for a malformed query or partition name
+     */
+    public static String partition(URI uri) {
+        String p = System.getProperty(PARTITION_PROP, "");
+        String q = uri.getRawQuery();
+        if (q != null && !q.isEmpty()) {
+            for (String kv : q.split("&")) {
+                if (kv.startsWith("partition=")) {
+                    p = kv.substring("partition=".length());
+                } else {
+                    throw new IllegalArgumentException("registry URI '" + uri + "': unknown query '" + kv
+                            + "'; the only one is ?partition=NAME");
+                }
+            }
+        }
+        if (!p.isEmpty() && !p.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("partition '" + p + "' must be letters, digits, '.', '_' or '-'");
+        }
+        return p;
+    }
+
+    /** @return the URI without its query (what the transport sees) */
+    public static URI withoutQuery(URI uri) {
+        if (uri.getRawQuery() == null) {
+            return uri;
+        }
+        try {
+            return new URI(uri.getScheme(), uri.getRawAuthority(), uri.getRawPath(), null, null);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("malformed registry URI '" + uri + "': " + e.getMessage(), e);
+        }
+    }
+
     /**
      * @param uri a registry URI
      * @return the parsed URI
