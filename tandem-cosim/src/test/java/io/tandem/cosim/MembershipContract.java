@@ -40,12 +40,13 @@ public abstract class MembershipContract extends ContractBase {
     void connect_sameSimulationInOtherPartition_isolated() throws Exception {
         BlockingQueue<String> got = new LinkedBlockingQueue<>();
         Participant sub = Participant.connect(registry.uri() + "?partition=team-a", "sim", "sub");
+        // subscribe before the publishers connect: connect returns once earlier peers' services are known
+        sub.createDataSubscriber("s", PubSubSpec.of("t", ""), e -> got.add(new String(e.data(), StandardCharsets.UTF_8)));
         Participant same = Participant.connect(registry.uri() + "?partition=team-a", "sim", "pub");
         // the same simulation and participant names in another partition: no clash, no traffic
         Participant other = Participant.connect(registry.uri() + "?partition=team-b", "sim", "pub");
         Participant plain = Participant.connect(registry.uri(), "sim", "pub");
         try {
-            sub.createDataSubscriber("s", PubSubSpec.of("t", ""), e -> got.add(new String(e.data(), StandardCharsets.UTF_8)));
             DataPublisher b = other.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
             DataPublisher n = plain.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
             DataPublisher a = same.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
