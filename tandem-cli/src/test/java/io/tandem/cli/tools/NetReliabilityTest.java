@@ -227,7 +227,14 @@ class NetReliabilityTest {
         ChildJvm p1 = demoParticipant(uri, "s1", "p1", "1,2,5");
         ChildJvm p2 = demoParticipant(uri, "s1", "p2", "1,2,5");
         ChildJvm p3 = demoParticipant(uri, "s1", "p3", "1,2,5");
-        stepping.get(60, TimeUnit.SECONDS);
+        try {
+            stepping.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            // say where the start stalled: the children's and the controller's output, what the observer saw
+            throw new AssertionError("p1 did not reach 500 steps in 60 s (" + p1Steps.get() + " seen); observer saw " + seen
+                    + "\nchild p1:\n" + p1.output() + "\nchild p2:\n" + p2.output() + "\nchild p3:\n"
+                    + p3.output() + "\ncontroller:\n" + controller.out() + controller.err(), e);
+        }
 
         long killedAtNs = System.nanoTime();
         p2.process.destroyForcibly(); // SIGKILL
