@@ -2,16 +2,13 @@ package io.tandem.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.cli.TandemCli;
 import io.tandem.net.NetConfig;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import picocli.CommandLine.ParseResult;
 
 /**
  * The multi-process benchmarks on tiny runs: their JSON, the summary with CPU use, and that no
@@ -30,15 +27,11 @@ class AeronBenchCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        return TandemCli.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return BenchCli.run(out, err, args);
     }
 
     private static <T> T parse(Class<T> type, String... args) {
-        ParseResult result = TandemCli.newCommandLine().parseArgs(args);
-        while (result.hasSubcommand()) {
-            result = result.subcommand();
-        }
-        return type.cast(result.commandSpec().userObject());
+        return BenchCli.parse(type, args);
     }
 
     @AfterEach

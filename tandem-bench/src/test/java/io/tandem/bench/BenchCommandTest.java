@@ -2,13 +2,10 @@ package io.tandem.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.cli.TandemCli;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import picocli.CommandLine.ParseResult;
 
 @Timeout(60)
 class BenchCommandTest {
@@ -19,15 +16,11 @@ class BenchCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        return TandemCli.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return BenchCli.run(out, err, args);
     }
 
     private static <T> T parse(Class<T> type, String... args) {
-        ParseResult result = TandemCli.newCommandLine().parseArgs(args);
-        while (result.hasSubcommand()) {
-            result = result.subcommand();
-        }
-        return type.cast(result.commandSpec().userObject());
+        return BenchCli.parse(type, args);
     }
 
     @Test

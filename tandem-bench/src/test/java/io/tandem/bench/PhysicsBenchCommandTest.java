@@ -2,8 +2,6 @@ package io.tandem.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.cli.TandemCli;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -16,7 +14,7 @@ class PhysicsBenchCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        return TandemCli.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return BenchCli.run(out, err, args);
     }
 
     private String[] lines() {
