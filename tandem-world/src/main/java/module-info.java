@@ -1,6 +1,7 @@
 /** Tandem's worlds: SDF loading, levels and performers, the world runner. Only the API package is exported. */
 module io.tandem.world {
     requires transitive io.tandem.physics;
+    requires transitive io.tandem.cosim;
     requires java.xml;
     requires org.slf4j;
     exports io.tandem.world;

@@ -1,7 +1,9 @@
 package io.tandem.world;
 
+import io.tandem.physics.ContactWarmStart;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,115 +11,168 @@ import java.util.List;
 /*
  * Implementation notes.
  *
- * The two per-iteration messages of the Gazebo protocol (shared/specs/gazebo.md 1.5, 1.6), as
- * records with an explicit little-endian binary codec (no Java serialization):
- *   step     primary -> every secondary: iteration, sim time, step size, paused, the affinity
- *            changes of this iteration and, for every performer that changes secondary, its
- *            model's full dynamic state (Gazebo's tutorial promised that; its message never had it);
- *   step_ack secondary -> primary: the secondary's name and the iteration it answers (Gazebo's
- *            ack carries neither, so it can only count acks), and the state of its performers'
- *            models after the step.
+ * The messages of a distributed world (the Gazebo protocol, shared/specs/gazebo.md 1.3-1.6, with
+ * what it lacked), as records with an explicit little-endian binary codec (no Java serialization):
+ *   hello     secondary -> primary (topic announce): its name and the world it loaded (name and a
+ *             digest of the file), so a secondary that loaded another world is refused;
+ *   step      primary -> every secondary: iteration, sim time, step size, paused, the secondaries
+ *             of the run (a secondary not named is refused: Gazebo counted a late joiner's ack),
+ *             the affinity changes effective this iteration, the performers whose owner must
+ *             report their full state in this iteration's ack (a handover in two steps: the state
+ *             is taken after iteration k on the old owner and applied before iteration k + 1 on the
+ *             new one, so no secondary waits for another), and the handed-over states;
+ *   step_ack  secondary -> primary: its name and the iteration it answers (Gazebo's ack carries
+ *             neither, so it can only count acks), the state of every dynamic model it simulates,
+ *             and the full state (contact warm starts too) of the performers it was asked to release;
+ *   stop      primary -> every secondary: the run ended (finished, or a failure named in reason);
+ *   refuse    primary -> one secondary: it cannot join (named reason);
+ *   control   anyone -> primary (topic control): pause, resume, or step N iterations.
  * Frame: magic "TWD" + version byte + kind byte, then the body. A different version is refused
  * with a message naming both versions; a truncated or inconsistent frame is refused too.
  */
 
-/** The step and step_ack messages of a distributed world, and their codec. Stateless. */
+/** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
 final class DistributedMessages {
-    static final int VERSION = 1;
-    private static final byte KIND_STEP = 1;
-    private static final byte KIND_ACK = 2;
-    private static final int MAX_COUNT = 1 << 20;
+    static final int VERSION = 2;
+    private static final byte KIND_HELLO = 1;
+    private static final byte KIND_STEP = 2;
+    private static final byte KIND_ACK = 3;
+    private static final byte KIND_STOP = 4;
+    private static final byte KIND_REFUSE = 5;
+    private static final byte KIND_CONTROL = 6;
+    private static final int MAX_COUNT = 1 << 24;
+    /** values per link in a model state */
+    static final int LINK_VALUES = 13;
 
     private DistributedMessages() {
     }
 
+    /** Every message. */
+    sealed interface Message permits Hello, Step, Ack, Stop, Refuse, Control {
+    }
+
     /**
-     * One model's dynamic state: per link (the model's link order) 13 doubles (position, (w, x, y,
-     * z) orientation, linear and angular velocity), and the warm-start impulses its joints carry.
+     * One model's dynamic state: per link (the model's link order) 13 doubles of its physics body
+     * (centre of mass position, (w, x, y, z) orientation, linear and angular velocity), the
+     * warm-start impulses of its joints (the world's joint order), and, in a handover, the contact
+     * warm starts of its bodies (empty otherwise).
      */
-    record ModelState(String model, double[] links, double[] jointImpulses) {
+    record ModelState(String model, double[] links, double[] jointImpulses, List<ContactWarmStart> contacts) {
         ModelState {
-            if (links.length % 13 != 0) {
+            if (links.length % LINK_VALUES != 0) {
                 throw new IllegalArgumentException("model state needs 13 values per link, got " + links.length);
             }
+            contacts = List.copyOf(contacts);
         }
     }
 
+    /** A performer moving to another secondary: the levels it was in and its models' full state. */
+    record Handover(String performer, List<String> levels, List<ModelState> models) {
+        Handover {
+            levels = List.copyOf(levels);
+            models = List.copyOf(models);
+        }
+    }
+
+    /** secondary -> primary, on connecting. */
+    record Hello(String secondary, String world, String worldDigest) implements Message {
+    }
+
     /** primary -> secondaries, once per iteration. */
-    record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, List<Affinities.Change> affinity,
-                List<ModelState> handovers) {
+    record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, List<String> secondaries,
+                List<Affinities.Change> affinity, List<String> release, List<Handover> handovers) implements Message {
         Step {
+            secondaries = List.copyOf(secondaries);
             affinity = List.copyOf(affinity);
+            release = List.copyOf(release);
             handovers = List.copyOf(handovers);
         }
     }
 
     /** secondary -> primary, once per iteration. */
-    record Ack(String secondary, long iteration, List<ModelState> states) {
+    record Ack(String secondary, long iteration, List<ModelState> states, List<Handover> released) implements Message {
         Ack {
             states = List.copyOf(states);
+            released = List.copyOf(released);
         }
     }
 
-    static byte[] encode(Step s) {
-        Writer w = new Writer(KIND_STEP);
-        w.ensure(25);
-        w.buf.putLong(s.iteration()).putLong(s.simTimeNs()).putLong(s.stepSizeNs()).put((byte) (s.paused() ? 1 : 0));
-        w.putInt(s.affinity().size());
-        for (Affinities.Change c : s.affinity()) {
-            w.putString(c.performer());
-            w.putString(c.from() == null ? "" : c.from());
-            w.putString(c.to());
+    /** primary -> secondaries: the run ended; failed says whether with an error. */
+    record Stop(long iteration, boolean failed, String reason) implements Message {
+    }
+
+    /** primary -> one secondary: not admitted. */
+    record Refuse(String secondary, String reason) implements Message {
+    }
+
+    /** Commands to the primary. */
+    enum Command { PAUSE, RESUME, STEP }
+
+    /** anyone -> primary: pause, resume, or (while paused) step count iterations. */
+    record Control(Command command, long count) implements Message {
+    }
+
+    static byte[] encode(Message m) {
+        // java 17: no pattern switch; the sealed interface keeps this list complete
+        if (m instanceof Hello h) {
+            Writer w = new Writer(KIND_HELLO);
+            w.putString(h.secondary());
+            w.putString(h.world());
+            w.putString(h.worldDigest());
+            return w.bytes();
         }
-        w.putStates(s.handovers());
-        return w.bytes();
-    }
-
-    static byte[] encode(Ack a) {
-        Writer w = new Writer(KIND_ACK);
-        w.putString(a.secondary());
-        w.ensure(8);
-        w.buf.putLong(a.iteration());
-        w.putStates(a.states());
-        return w.bytes();
-    }
-
-    static Step decodeStep(byte[] frame) {
-        ByteBuffer b = header(frame, KIND_STEP);
-        try {
-            long it = b.getLong();
-            long t = b.getLong();
-            long dt = b.getLong();
-            boolean paused = b.get() != 0;
-            int n = count(b);
-            List<Affinities.Change> aff = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                String p = string(b);
-                String from = string(b);
-                aff.add(new Affinities.Change(p, from.isEmpty() ? null : from, string(b)));
+        if (m instanceof Step s) {
+            Writer w = new Writer(KIND_STEP);
+            w.putLong(s.iteration());
+            w.putLong(s.simTimeNs());
+            w.putLong(s.stepSizeNs());
+            w.putByte(s.paused() ? 1 : 0);
+            w.putStrings(s.secondaries());
+            w.putInt(s.affinity().size());
+            for (Affinities.Change c : s.affinity()) {
+                w.putString(c.performer());
+                w.putString(c.from() == null ? "" : c.from());
+                w.putString(c.to());
             }
-            List<ModelState> states = states(b);
-            end(b);
-            return new Step(it, t, dt, paused, aff, states);
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("truncated step message (" + frame.length + " bytes)", e);
+            w.putStrings(s.release());
+            w.putHandovers(s.handovers());
+            return w.bytes();
         }
+        if (m instanceof Ack a) {
+            Writer w = new Writer(KIND_ACK);
+            w.putString(a.secondary());
+            w.putLong(a.iteration());
+            w.putStates(a.states());
+            w.putHandovers(a.released());
+            return w.bytes();
+        }
+        if (m instanceof Stop s) {
+            Writer w = new Writer(KIND_STOP);
+            w.putLong(s.iteration());
+            w.putByte(s.failed() ? 1 : 0);
+            w.putString(s.reason());
+            return w.bytes();
+        }
+        if (m instanceof Refuse r) {
+            Writer w = new Writer(KIND_REFUSE);
+            w.putString(r.secondary());
+            w.putString(r.reason());
+            return w.bytes();
+        }
+        Control c = (Control) m;
+        Writer w = new Writer(KIND_CONTROL);
+        w.putByte(c.command().ordinal());
+        w.putLong(c.count());
+        return w.bytes();
     }
 
-    static Ack decodeAck(byte[] frame) {
-        ByteBuffer b = header(frame, KIND_ACK);
-        try {
-            String secondary = string(b);
-            long it = b.getLong();
-            List<ModelState> states = states(b);
-            end(b);
-            return new Ack(secondary, it, states);
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("truncated step_ack message (" + frame.length + " bytes)", e);
-        }
-    }
-
-    private static ByteBuffer header(byte[] frame, byte kind) {
+    /**
+     * @param frame an encoded message
+     * @return the message
+     * @throws IllegalArgumentException for a frame of another protocol version, a truncated or a
+     *                                  corrupt one, naming what is wrong
+     */
+    static Message decode(byte[] frame) {
         if (frame.length < 5 || frame[0] != 'T' || frame[1] != 'W' || frame[2] != 'D') {
             throw new IllegalArgumentException("not a Tandem distributed-world message (" + frame.length + " bytes)");
         }
@@ -125,16 +180,46 @@ final class DistributedMessages {
             throw new IllegalArgumentException("distributed-world protocol version " + frame[3] + " from the peer, this"
                     + " process speaks version " + VERSION + ": run the same Tandem version on every machine");
         }
-        if (frame[4] != kind) {
-            throw new IllegalArgumentException("expected message kind " + kind + ", got " + frame[4]);
+        ByteBuffer b = ByteBuffer.wrap(frame, 5, frame.length - 5).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            Message m = switch (frame[4]) {
+                case KIND_HELLO -> new Hello(string(b), string(b), string(b));
+                case KIND_STEP -> step(b);
+                case KIND_ACK -> new Ack(string(b), b.getLong(), states(b), handovers(b));
+                case KIND_STOP -> new Stop(b.getLong(), b.get() != 0, string(b));
+                case KIND_REFUSE -> new Refuse(string(b), string(b));
+                case KIND_CONTROL -> {
+                    int c = b.get();
+                    if (c < 0 || c >= Command.values().length) {
+                        throw new IllegalArgumentException("unknown control command " + c);
+                    }
+                    yield new Control(Command.values()[c], b.getLong());
+                }
+                default -> throw new IllegalArgumentException("unknown distributed-world message kind " + frame[4]);
+            };
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the message");
+            }
+            return m;
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("truncated distributed-world message (" + frame.length + " bytes)", e);
         }
-        return ByteBuffer.wrap(frame, 5, frame.length - 5).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
-    private static void end(ByteBuffer b) {
-        if (b.hasRemaining()) {
-            throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the message");
+    private static Step step(ByteBuffer b) {
+        long it = b.getLong();
+        long t = b.getLong();
+        long dt = b.getLong();
+        boolean paused = b.get() != 0;
+        List<String> secondaries = strings(b);
+        int n = count(b);
+        List<Affinities.Change> aff = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String p = string(b);
+            String from = string(b);
+            aff.add(new Affinities.Change(p, from.isEmpty() ? null : from, string(b)));
         }
+        return new Step(it, t, dt, paused, secondaries, aff, strings(b), handovers(b));
     }
 
     private static int count(ByteBuffer b) {
@@ -152,6 +237,15 @@ final class DistributedMessages {
         return new String(s, StandardCharsets.UTF_8);
     }
 
+    private static List<String> strings(ByteBuffer b) {
+        int n = count(b);
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(string(b));
+        }
+        return out;
+    }
+
     private static List<ModelState> states(ByteBuffer b) {
         int n = count(b);
         List<ModelState> out = new ArrayList<>(n);
@@ -159,10 +253,25 @@ final class DistributedMessages {
             String model = string(b);
             double[] links = doubles(b);
             double[] joints = doubles(b);
-            if (links.length % 13 != 0) {
+            if (links.length % LINK_VALUES != 0) {
                 throw new IllegalArgumentException("model '" + model + "': " + links.length + " link values, not a multiple of 13");
             }
-            out.add(new ModelState(model, links, joints));
+            int k = count(b);
+            List<ContactWarmStart> contacts = new ArrayList<>(k);
+            for (int c = 0; c < k; c++) {
+                contacts.add(new ContactWarmStart(b.getLong(), b.getInt(), b.getLong(), b.getInt(), b.getInt(), b.getDouble(),
+                        b.getDouble(), b.getDouble()));
+            }
+            out.add(new ModelState(model, links, joints, contacts));
+        }
+        return out;
+    }
+
+    private static List<Handover> handovers(ByteBuffer b) {
+        int n = count(b);
+        List<Handover> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(new Handover(string(b), strings(b), states(b)));
         }
         return out;
     }
@@ -173,15 +282,14 @@ final class DistributedMessages {
             throw new IllegalArgumentException("bad value count " + n + ": a truncated or corrupt distributed-world message");
         }
         double[] d = new double[n];
-        for (int i = 0; i < n; i++) {
-            d[i] = b.getDouble();
-        }
+        b.asDoubleBuffer().get(d);
+        b.position(b.position() + 8 * n);
         return d;
     }
 
     /** A growing little-endian buffer. */
     private static final class Writer {
-        ByteBuffer buf = ByteBuffer.allocate(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
 
         Writer(byte kind) {
             buf.put((byte) 'T').put((byte) 'W').put((byte) 'D').put((byte) VERSION).put(kind);
@@ -190,16 +298,26 @@ final class DistributedMessages {
         void ensure(int n) {
             if (buf.remaining() < n) {
                 ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n))
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                        .order(ByteOrder.LITTLE_ENDIAN);
                 buf.flip();
                 bigger.put(buf);
                 buf = bigger;
             }
         }
 
+        void putByte(int v) {
+            ensure(1);
+            buf.put((byte) v);
+        }
+
         void putInt(int v) {
             ensure(4);
             buf.putInt(v);
+        }
+
+        void putLong(long v) {
+            ensure(8);
+            buf.putLong(v);
         }
 
         void putString(String s) {
@@ -208,12 +326,18 @@ final class DistributedMessages {
             buf.putInt(b.length).put(b);
         }
 
+        void putStrings(List<String> s) {
+            putInt(s.size());
+            for (String x : s) {
+                putString(x);
+            }
+        }
+
         void putDoubles(double[] d) {
             ensure(4 + 8 * d.length);
             buf.putInt(d.length);
-            for (double v : d) {
-                buf.putDouble(v);
-            }
+            buf.asDoubleBuffer().put(d);
+            buf.position(buf.position() + 8 * d.length);
         }
 
         void putStates(List<ModelState> states) {
@@ -222,11 +346,25 @@ final class DistributedMessages {
                 putString(s.model());
                 putDoubles(s.links());
                 putDoubles(s.jointImpulses());
+                putInt(s.contacts().size());
+                ensure(s.contacts().size() * 48);
+                for (ContactWarmStart c : s.contacts()) {
+                    buf.putLong(c.bodyA()).putInt(c.shapeA()).putLong(c.bodyB()).putInt(c.shapeB()).putInt(c.feature())
+                            .putDouble(c.normal()).putDouble(c.tangent1()).putDouble(c.tangent2());
+                }
+            }
+        }
+
+        void putHandovers(List<Handover> hs) {
+            putInt(hs.size());
+            for (Handover h : hs) {
+                putString(h.performer());
+                putStrings(h.levels());
+                putStates(h.models());
             }
         }
 
         byte[] bytes() {
-            ensure(0);
             byte[] out = new byte[buf.position()];
             buf.flip();
             buf.get(out);

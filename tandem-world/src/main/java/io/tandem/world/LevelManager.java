@@ -29,6 +29,20 @@ import org.slf4j.LoggerFactory;
  *      and logs "Loaded level [NAME] at iteration N".
  * Boxes touch when they overlap or share a face (closed boxes: Gazebo's AxisAlignedBox::Intersects).
  * With levels off every model is loaded and nothing ever unloads.
+ *
+ * An active level that no performer loads or keeps is unloaded. Gazebo reaches the same result
+ * through its per-performer loop (every performer outside a level's box + buffer marks it), which
+ * cannot unload a level once no performer is evaluated at all; that happens only on a secondary of
+ * a distributed run (below), so a standalone run is unchanged.
+ *
+ * Ownership (a secondary of a distributed run, DistributedSecondary): the manager evaluates only
+ * the performers it owns and loads only their models; other performers' models never load here
+ * and their levels are another secondary's. {@link #release} drops a performer (its model is
+ * removed by the next update, and the levels it alone kept unload); {@link #adopt} takes one
+ * over with the levels it was in: those count as active for the buffer rule of the next update,
+ * so a performer handed over while it sits in a level's buffer keeps that level, as it would have
+ * on its previous secondary. Dynamic models of the default level are simulated by one secondary
+ * only (the constructor's simulateDefaultDynamics); the others load only its static models.
  */
 
 /**
@@ -49,6 +63,11 @@ public final class LevelManager {
     private final Set<String> loaded = new LinkedHashSet<>();
     private final List<PerformerState> performers = new ArrayList<>();
     private final List<String> queuedPerformers = new ArrayList<>();
+    /** models of adopted and released performers, created or removed by the next update */
+    private final List<String> pendingCreated = new ArrayList<>();
+    private final List<String> pendingRemoved = new ArrayList<>();
+    /** levels of adopted performers, active for the buffer rule of the next update */
+    private final boolean[] adoptedLevels;
     private boolean defaultLoaded;
 
     /** A performer and the levels it is in or near (Gazebo's PerformerLevels). */
@@ -59,6 +78,7 @@ public final class LevelManager {
         final double sy;
         final double sz;
         final Set<String> levels = new LinkedHashSet<>();
+        boolean owned = true;
 
         PerformerState(String name, String model, double sx, double sy, double sz) {
             this.name = name;
@@ -92,25 +112,44 @@ public final class LevelManager {
      * @param useLevels whether levels are on (Gazebo's --levels); off: every model is loaded
      */
     public LevelManager(World world, boolean useLevels) {
+        this(world, useLevels, null, true);
+    }
+
+    /**
+     * A manager that evaluates only some performers (a secondary of a distributed run).
+     *
+     * @param world                    the world
+     * @param useLevels                whether levels are on
+     * @param ownedPerformers          the performers this manager evaluates and whose models it
+     *                                 loads; null for all
+     * @param simulateDefaultDynamics  whether the default level's dynamic models load here
+     */
+    LevelManager(World world, boolean useLevels, java.util.Collection<String> ownedPerformers,
+                 boolean simulateDefaultDynamics) {
         this.world = world;
         this.useLevels = useLevels;
         this.levels = useLevels ? world.levels() : List.of();
         this.active = new boolean[levels.size()];
+        this.adoptedLevels = new boolean[levels.size()];
         Set<String> inLevels = new LinkedHashSet<>();
         for (World.Level l : levels) {
             inLevels.addAll(l.refs());
         }
         for (World.Performer p : world.performers()) {
-            performers.add(new PerformerState(p.name(), p.ref(), p.sizeX(), p.sizeY(), p.sizeZ()));
+            PerformerState ps = new PerformerState(p.name(), p.ref(), p.sizeX(), p.sizeY(), p.sizeZ());
+            ps.owned = ownedPerformers == null || ownedPerformers.contains(p.name());
+            performers.add(ps);
         }
         for (World.Model m : world.models()) {
             if (!useLevels || (!inLevels.contains(m.name()) && !isPerformerModel(m.name()))) {
-                defaultEntities.add(m.name());
+                if (simulateDefaultDynamics || m.isStatic() || (!useLevels && isPerformerModel(m.name()))) {
+                    defaultEntities.add(m.name());
+                }
             }
         }
         // performers' models exist from the start (Gazebo creates them with their performer)
         for (PerformerState p : performers) {
-            if (world.model(p.model).isPresent()) {
+            if (p.owned && world.model(p.model).isPresent()) {
                 loaded.add(p.model);
             }
         }
@@ -153,6 +192,19 @@ public final class LevelManager {
         List<String> created = new ArrayList<>();
         List<String> removed = new ArrayList<>();
         List<String> newPerformers = new ArrayList<>();
+        // models of performers adopted or released since the last update
+        for (String m : pendingRemoved) {
+            if (loaded.remove(m)) {
+                removed.add(m);
+            }
+        }
+        for (String m : pendingCreated) {
+            if (loaded.add(m)) {
+                created.add(m);
+            }
+        }
+        pendingRemoved.clear();
+        pendingCreated.clear();
         // 0. runtime performers
         for (int i = 0; i < queuedPerformers.size(); ) {
             String model = queuedPerformers.get(i);
@@ -185,7 +237,7 @@ public final class LevelManager {
         boolean[] load = new boolean[levels.size()];
         boolean[] unload = new boolean[levels.size()];
         for (PerformerState p : performers) {
-            double[] c = position.apply(p.model);
+            double[] c = p.owned ? position.apply(p.model) : null;
             if (c == null) {
                 continue;
             }
@@ -195,7 +247,7 @@ public final class LevelManager {
                 if (touches(c, p, lv, 0)) {
                     p.levels.add(lv.name());
                     load[l] = true;
-                } else if (active[l]) {
+                } else if (active[l] || adoptedLevels[l]) {
                     if (touches(c, p, lv, lv.buffer())) {
                         p.levels.add(lv.name());
                         load[l] = true;
@@ -203,6 +255,13 @@ public final class LevelManager {
                         unload[l] = true;
                     }
                 }
+            }
+        }
+        // an active level that no performer loads or keeps unloads (see the notes)
+        for (int l = 0; l < levels.size(); l++) {
+            adoptedLevels[l] = false;
+            if (active[l] && !load[l]) {
+                unload[l] = true;
             }
         }
         // 3.-4. names kept by the levels being loaded
@@ -240,6 +299,68 @@ public final class LevelManager {
             }
         }
         return new Changes(loadedLevels, unloadedLevels, created, removed, newPerformers);
+    }
+
+    /**
+     * Stops evaluating a performer (it moved to another secondary): its model is removed by the
+     * next update, and levels it alone kept unload. Unknown or already released: no effect.
+     *
+     * @param performer the performer's name
+     */
+    void release(String performer) {
+        for (PerformerState p : performers) {
+            if (p.name.equals(performer) && p.owned) {
+                p.owned = false;
+                p.levels.clear();
+                pendingRemoved.add(p.model);
+                pendingCreated.remove(p.model);
+            }
+        }
+    }
+
+    /**
+     * Starts evaluating a performer (it moved here): the next update creates its model and treats
+     * the given levels as active for the buffer rule.
+     *
+     * @param performer the performer's name
+     * @param inLevels  the levels it was in or near on its previous secondary
+     * @throws IllegalArgumentException for a performer the world does not have
+     */
+    void adopt(String performer, java.util.Collection<String> inLevels) {
+        PerformerState found = null;
+        for (PerformerState p : performers) {
+            if (p.name.equals(performer)) {
+                found = p;
+            }
+        }
+        if (found == null) {
+            throw new IllegalArgumentException("no performer named '" + performer + "' in world '" + world.name() + "'");
+        }
+        if (!found.owned) {
+            found.owned = true;
+            pendingRemoved.remove(found.model);
+            pendingCreated.add(found.model);
+        }
+        for (int l = 0; l < levels.size(); l++) {
+            if (inLevels.contains(levels.get(l).name())) {
+                adoptedLevels[l] = true;
+            }
+        }
+    }
+
+    /** @return whether this manager evaluates the performer */
+    boolean owns(String performer) {
+        for (PerformerState p : performers) {
+            if (p.name.equals(performer)) {
+                return p.owned;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether the model belongs to the default level (as loaded by this manager) */
+    boolean isDefault(String model) {
+        return defaultEntities.contains(model);
     }
 
     /** Closed boxes: the performer's box against the level's box grown by margin on every side. */

@@ -11,10 +11,10 @@ import java.util.Locale;
  * event rows leave the pose empty) or JSON lines ({"iteration":..,"sim_time_s":..,"model":..,
  * "x":..,...} and {"iteration":..,"sim_time_s":..,"event":"Loaded level [NAME] at iteration N"}).
  * Numbers are written in full precision ({@link Double#toString}), so two runs compare exactly.
- * A {@link WorldRunner.Listener} on the stepping thread; allocates its lines. The caller owns
+ * A {@link WorldView.Listener} on the stepping thread; allocates its lines. The caller owns
  * and closes the writer.
  */
-public final class PoseRecorder implements WorldRunner.Listener {
+public final class PoseRecorder implements WorldView.Listener {
     /** Output formats. */
     public enum Format { CSV, JSONL }
 
@@ -46,7 +46,7 @@ public final class PoseRecorder implements WorldRunner.Listener {
     }
 
     @Override
-    public void stepped(WorldRunner runner, long iteration, LevelManager.Changes changes) {
+    public void stepped(WorldView runner, long iteration, LevelManager.Changes changes) {
         double t = runner.simTimeNs() / 1e9;
         for (String level : changes.loadedLevels()) {
             event(iteration, t, "Loaded level [" + level + "] at iteration " + iteration);

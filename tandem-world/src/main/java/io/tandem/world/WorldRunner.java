@@ -32,25 +32,18 @@ import java.util.Map;
  * listeners do; a level change rebuilds the physics model (allocates). Close it to release the
  * physics engine.
  */
-public final class WorldRunner implements AutoCloseable {
-    /** Receives the state after every iteration (on the stepping thread). */
-    public interface Listener {
-        /**
-         * @param runner    the runner, to read poses from
-         * @param iteration the iteration just completed (1 for the first; 0 for the initial state)
-         * @param changes   the level changes of this iteration
-         */
-        void stepped(WorldRunner runner, long iteration, LevelManager.Changes changes);
-    }
+public final class WorldRunner implements WorldView, AutoCloseable {
 
     private final World world;
     private final SolverSettings solver;
     private final LevelManager levels;
-    private final List<Listener> listeners = new ArrayList<>();
+    private final List<WorldView.Listener> listeners = new ArrayList<>();
     private final Map<String, World.Model> models = new HashMap<>();
     /** per model: its first link's pose in the model frame (from the file) */
     private final Map<String, Pose> firstLinkInModel = new HashMap<>();
     private final Map<String, Pose> teleports = new HashMap<>();
+    /** handed-over states, applied when their models are next created (a secondary) */
+    private final Map<String, DistributedMessages.ModelState> imports = new HashMap<>();
     private PhysicsCompiler.Compiled compiled;
     private Map<String, Integer> bodyOf = new HashMap<>();
     private PhysicsEngine engine;
@@ -67,9 +60,18 @@ public final class WorldRunner implements AutoCloseable {
      * @param useLevels whether levels are on (Gazebo's --levels)
      */
     public WorldRunner(World world, SolverSettings solver, boolean useLevels) {
+        this(world, solver, new LevelManager(world, useLevels));
+    }
+
+    /**
+     * @param world  the world to run
+     * @param solver the physics solver
+     * @param levels a new level manager for this world (a secondary's owns some performers only)
+     */
+    WorldRunner(World world, SolverSettings solver, LevelManager levels) {
         this.world = world;
         this.solver = solver;
-        this.levels = new LevelManager(world, useLevels);
+        this.levels = levels;
         for (World.Model m : world.models()) {
             models.put(m.name(), m);
             if (!m.links().isEmpty()) {
@@ -85,11 +87,11 @@ public final class WorldRunner implements AutoCloseable {
     }
 
     /** @param l called after every iteration, in the order added */
-    public void addListener(Listener l) {
+    public void addListener(WorldView.Listener l) {
         listeners.add(l);
     }
 
-    /** @return the world */
+    @Override
     public World world() {
         return world;
     }
@@ -99,12 +101,12 @@ public final class WorldRunner implements AutoCloseable {
         return levels;
     }
 
-    /** @return iterations completed */
+    @Override
     public long iteration() {
         return iteration;
     }
 
-    /** @return simulated time, ns */
+    @Override
     public long simTimeNs() {
         return simTimeNs;
     }
@@ -141,7 +143,7 @@ public final class WorldRunner implements AutoCloseable {
         if (initialChanges != null) {
             LevelManager.Changes c = initialChanges;
             initialChanges = null;
-            for (Listener l : listeners) {
+            for (WorldView.Listener l : listeners) {
                 l.stepped(this, 0, c);
             }
         }
@@ -155,13 +157,21 @@ public final class WorldRunner implements AutoCloseable {
         engine.step(state);
         iteration = it;
         simTimeNs += world.stepSizeNs();
-        for (Listener l : listeners) {
+        for (WorldView.Listener l : listeners) {
             l.stepped(this, it, changes);
         }
     }
 
     private double[] currentPosition(String model) {
         Pose p = modelPose(model);
+        DistributedMessages.ModelState in = imports.get(model);
+        if (p == null && in != null && in.links().length > 0) {
+            // a performer handed over to this runner: where its state says it is (the same
+            // arithmetic as modelPose after the rebuild that creates it)
+            World.Model m = models.get(model);
+            Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : PhysicsCompiler.principalFrame(m.links().get(0).inertial());
+            p = modelPoseOf(in.links(), 0, in.links(), 3, bodyInLink, firstLinkInModel.get(model));
+        }
         return p == null ? null : position(p);
     }
 
@@ -169,17 +179,25 @@ public final class WorldRunner implements AutoCloseable {
      * @param model a model's name
      * @return its pose now (the model frame, from its first link), or null while it is not loaded
      */
+    @Override
     public Pose modelPose(String model) {
         Integer b = bodyOf.get(PhysicsCompiler.Compiled.key(model, firstLinkName(model)));
         if (b == null) {
             return null;
         }
         PhysicsCompiler.BodyRef ref = compiled.bodies().get(b);
-        Pose body = new Pose(state.pos[3 * ref.body()], state.pos[3 * ref.body() + 1], state.pos[3 * ref.body() + 2],
-                state.quat[4 * ref.body()], state.quat[4 * ref.body() + 1], state.quat[4 * ref.body() + 2],
-                state.quat[4 * ref.body() + 3]);
-        Pose link = body.compose(ref.bodyInLink().inverse());
-        return link.compose(firstLinkInModel.get(model).inverse());
+        return modelPoseOf(state.pos, 3 * ref.body(), state.quat, 4 * ref.body(), ref.bodyInLink(),
+                firstLinkInModel.get(model));
+    }
+
+    /**
+     * A model's pose from its first link's body state: the one formula of the runner and of the
+     * distributed primary's scene, so both give bitwise the same poses from the same state.
+     */
+    static Pose modelPoseOf(double[] pos, int p, double[] quat, int q, Pose bodyInLink, Pose firstLinkInModel) {
+        Pose body = new Pose(pos[p], pos[p + 1], pos[p + 2], quat[q], quat[q + 1], quat[q + 2], quat[q + 3]);
+        Pose link = body.compose(bodyInLink.inverse());
+        return link.compose(firstLinkInModel.inverse());
     }
 
     private String firstLinkName(String model) {
@@ -187,7 +205,7 @@ public final class WorldRunner implements AutoCloseable {
         return m == null || m.links().isEmpty() ? "" : m.links().get(0).name();
     }
 
-    /** @return the loaded models in the world's order */
+    @Override
     public List<String> loadedModels() {
         return levels.loadedModels();
     }
@@ -243,6 +261,8 @@ public final class WorldRunner implements AutoCloseable {
                 System.arraycopy(state.linVel, 3 * o, s.linVel, 3 * n, 3);
                 System.arraycopy(state.angVel, 3 * o, s.angVel, 3 * n, 3);
                 kept.add(pm.bodyId(n));
+            } else if (imports.containsKey(ref.model())) {
+                readLink(imports.get(ref.model()), ref, s);
             }
         }
         if (compiled != null && compiled.model().jointCount() > 0 && pm.jointCount() > 0) {
@@ -261,6 +281,7 @@ public final class WorldRunner implements AutoCloseable {
             s.time = state.time;
             s.step = state.step;
         }
+        importJointsAndContacts(next, s);
         if (engine != null) {
             engine.close();
             rebuilds++;
@@ -269,6 +290,108 @@ public final class WorldRunner implements AutoCloseable {
         bodyOf = nextBodyOf;
         state = s;
         engine = new PhysicsEngine(pm);
+    }
+
+    /** Writes one link's handed-over body state (13 values) into a new state. */
+    private void readLink(DistributedMessages.ModelState in, PhysicsCompiler.BodyRef ref, PhysicsState s) {
+        int li = linkIndex(ref.model(), ref.link());
+        if (li < 0 || DistributedMessages.LINK_VALUES * (li + 1) > in.links().length) {
+            return;
+        }
+        double[] v = in.links();
+        int o = DistributedMessages.LINK_VALUES * li;
+        int n = ref.body();
+        System.arraycopy(v, o, s.pos, 3 * n, 3);
+        System.arraycopy(v, o + 3, s.quat, 4 * n, 4);
+        System.arraycopy(v, o + 7, s.linVel, 3 * n, 3);
+        System.arraycopy(v, o + 10, s.angVel, 3 * n, 3);
+    }
+
+    private int linkIndex(String model, String link) {
+        List<World.Link> links = models.get(model).links();
+        for (int i = 0; i < links.size(); i++) {
+            if (links.get(i).name().equals(link)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The joint impulses and contact warm starts of handed-over models created by this rebuild. */
+    private void importJointsAndContacts(PhysicsCompiler.Compiled next, PhysicsState s) {
+        if (imports.isEmpty()) {
+            return;
+        }
+        PhysicsModel pm = next.model();
+        java.util.Set<Long> present = new java.util.HashSet<>();
+        for (int b = 0; b < pm.bodyCount(); b++) {
+            present.add(pm.bodyId(b));
+        }
+        int slots = pm.jointCount() == 0 ? 0 : s.jointImpulse.length / pm.jointCount();
+        for (DistributedMessages.ModelState in : imports.values()) {
+            World.Model m = models.get(in.model());
+            if (m == null) {
+                continue;
+            }
+            for (int j = 0; j < m.joints().size(); j++) {
+                Integer idx = next.joints().get(PhysicsCompiler.Compiled.key(m.name(), m.joints().get(j).name()));
+                if (idx != null && slots * (j + 1) <= in.jointImpulses().length) {
+                    System.arraycopy(in.jointImpulses(), slots * j, s.jointImpulse, slots * idx, slots);
+                }
+            }
+            for (io.tandem.physics.ContactWarmStart w : in.contacts()) {
+                if (present.contains(w.bodyA()) && present.contains(w.bodyB())) {
+                    s.putContactWarmStart(w);
+                }
+            }
+        }
+        imports.clear();
+    }
+
+    /**
+     * Takes a handed-over model state: applied when the model is next created (by the level
+     * update of the next step), instead of the world file's initial state.
+     */
+    void importState(DistributedMessages.ModelState in) {
+        imports.put(in.model(), in);
+    }
+
+    /**
+     * @param model    a loaded model
+     * @param contacts whether to include its bodies' contact warm starts (a handover)
+     * @return its full dynamic state, or null when it is not loaded
+     */
+    DistributedMessages.ModelState exportState(String model, boolean contacts) {
+        World.Model m = models.get(model);
+        if (m == null || !levels.isLoaded(model)) {
+            return null;
+        }
+        double[] links = new double[DistributedMessages.LINK_VALUES * m.links().size()];
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        for (int li = 0; li < m.links().size(); li++) {
+            Integer b = bodyOf.get(PhysicsCompiler.Compiled.key(model, m.links().get(li).name()));
+            if (b == null) {
+                continue;
+            }
+            int n = compiled.bodies().get(b).body();
+            ids.add(compiled.model().bodyId(n));
+            int o = DistributedMessages.LINK_VALUES * li;
+            System.arraycopy(state.pos, 3 * n, links, o, 3);
+            System.arraycopy(state.quat, 4 * n, links, o + 3, 4);
+            System.arraycopy(state.linVel, 3 * n, links, o + 7, 3);
+            System.arraycopy(state.angVel, 3 * n, links, o + 10, 3);
+        }
+        int jc = compiled.model().jointCount();
+        int slots = jc == 0 ? 0 : state.jointImpulse.length / jc;
+        double[] joints = new double[slots * m.joints().size()];
+        for (int j = 0; j < m.joints().size(); j++) {
+            Integer idx = compiled.joints().get(PhysicsCompiler.Compiled.key(model, m.joints().get(j).name()));
+            if (idx != null) {
+                System.arraycopy(state.jointImpulse, slots * idx, joints, slots * j, slots);
+            }
+        }
+        List<io.tandem.physics.ContactWarmStart> cw = contacts ? state.contactWarmStarts(ids::contains) : List.of();
+        return new DistributedMessages.ModelState(model, links, joints, cw);
     }
 
     @Override

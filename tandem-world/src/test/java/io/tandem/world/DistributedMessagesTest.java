@@ -3,6 +3,7 @@ package io.tandem.world;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.physics.ContactWarmStart;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,32 +16,40 @@ class DistributedMessagesTest {
         }
         v[0] = -0.0;
         v[1] = Double.MIN_VALUE;
-        return new DistributedMessages.ModelState(model, v, new double[] {1.5, -2.25});
+        return new DistributedMessages.ModelState(model, v, new double[] {1.5, -2.25},
+                List.of(new ContactWarmStart(3, 0, 7, 1, 5, -0.0, 1e-300, 2.5)));
     }
 
     @Test
     void step_roundTrip_bitwiseEqual() {
-        DistributedMessages.Step s = new DistributedMessages.Step(42, 42_000_000, 1_000_000, true,
+        DistributedMessages.Step s = new DistributedMessages.Step(42, 42_000_000, 1_000_000, true, List.of("s1", "s2"),
                 List.of(new Affinities.Change("perf_ä", null, "s1"), new Affinities.Change("p2", "s1", "s2")),
-                List.of(state("vehicle", 4), state("ball", 1)));
-        DistributedMessages.Step back = DistributedMessages.decodeStep(DistributedMessages.encode(s));
+                List.of("p3"), List.of(new DistributedMessages.Handover("p2", List.of("level1"),
+                        List.of(state("vehicle", 4), state("ball", 1)))));
+        DistributedMessages.Step back = (DistributedMessages.Step) DistributedMessages.decode(DistributedMessages.encode(s));
         assertThat(back.iteration()).isEqualTo(42);
         assertThat(back.simTimeNs()).isEqualTo(42_000_000);
         assertThat(back.paused()).isTrue();
+        assertThat(back.secondaries()).containsExactly("s1", "s2");
         assertThat(back.affinity()).isEqualTo(s.affinity());
+        assertThat(back.release()).containsExactly("p3");
+        assertThat(back.handovers().get(0).levels()).containsExactly("level1");
         for (int i = 0; i < 2; i++) {
-            assertThat(back.handovers().get(i).model()).isEqualTo(s.handovers().get(i).model());
+            DistributedMessages.ModelState sent = s.handovers().get(0).models().get(i);
+            DistributedMessages.ModelState got = back.handovers().get(0).models().get(i);
+            assertThat(got.model()).isEqualTo(sent.model());
             // bitwise: -0.0 and subnormals survive
-            assertThat(Arrays.equals(back.handovers().get(i).links(), s.handovers().get(i).links())).isTrue();
-            assertThat(Double.doubleToRawLongBits(back.handovers().get(i).links()[0])).isEqualTo(Double.doubleToRawLongBits(-0.0));
-            assertThat(back.handovers().get(i).jointImpulses()).containsExactly(1.5, -2.25);
+            assertThat(Arrays.equals(got.links(), sent.links())).isTrue();
+            assertThat(Double.doubleToRawLongBits(got.links()[0])).isEqualTo(Double.doubleToRawLongBits(-0.0));
+            assertThat(got.jointImpulses()).containsExactly(1.5, -2.25);
+            assertThat(got.contacts()).isEqualTo(sent.contacts());
         }
     }
 
     @Test
     void ack_roundTrip_namesSecondaryAndIteration() {
-        DistributedMessages.Ack a = new DistributedMessages.Ack("s2", 7, List.of(state("box", 1)));
-        DistributedMessages.Ack back = DistributedMessages.decodeAck(DistributedMessages.encode(a));
+        DistributedMessages.Ack a = new DistributedMessages.Ack("s2", 7, List.of(state("box", 1)), List.of());
+        DistributedMessages.Ack back = (DistributedMessages.Ack) DistributedMessages.decode(DistributedMessages.encode(a));
         assertThat(back.secondary()).isEqualTo("s2");
         assertThat(back.iteration()).isEqualTo(7);
         assertThat(Arrays.equals(back.states().get(0).links(), a.states().get(0).links())).isTrue();
@@ -48,15 +57,28 @@ class DistributedMessagesTest {
 
     @Test
     void decode_badFrames_refusedWithReason() {
-        byte[] ack = DistributedMessages.encode(new DistributedMessages.Ack("s1", 1, List.of(state("b", 1))));
+        byte[] ack = DistributedMessages.encode(new DistributedMessages.Ack("s1", 1, List.of(state("b", 1)), List.of()));
         byte[] other = ack.clone();
         other[3] = 9;
-        assertThatThrownBy(() -> DistributedMessages.decodeAck(other)).hasMessageContaining("version 9")
+        assertThatThrownBy(() -> DistributedMessages.decode(other)).hasMessageContaining("version 9")
                 .hasMessageContaining("version " + DistributedMessages.VERSION);
-        assertThatThrownBy(() -> DistributedMessages.decodeStep(ack)).hasMessageContaining("expected message kind");
-        assertThatThrownBy(() -> DistributedMessages.decodeAck(Arrays.copyOf(ack, ack.length - 3))).hasMessageContaining("truncated");
-        assertThatThrownBy(() -> DistributedMessages.decodeAck(Arrays.copyOf(ack, ack.length + 2))).hasMessageContaining("unexpected bytes");
-        assertThatThrownBy(() -> DistributedMessages.decodeAck(new byte[] {1, 2, 3})).hasMessageContaining("not a Tandem");
-        assertThatThrownBy(() -> new DistributedMessages.ModelState("m", new double[5], new double[0])).hasMessageContaining("13");
+        byte[] kind = ack.clone();
+        kind[4] = 99;
+        assertThatThrownBy(() -> DistributedMessages.decode(kind)).hasMessageContaining("unknown distributed-world message kind");
+        assertThatThrownBy(() -> DistributedMessages.decode(Arrays.copyOf(ack, ack.length - 3))).hasMessageContaining("truncated");
+        assertThatThrownBy(() -> DistributedMessages.decode(Arrays.copyOf(ack, ack.length + 2))).hasMessageContaining("unexpected bytes");
+        assertThatThrownBy(() -> DistributedMessages.decode(new byte[] {1, 2, 3})).hasMessageContaining("not a Tandem");
+        assertThatThrownBy(() -> new DistributedMessages.ModelState("m", new double[5], new double[0], List.of()))
+                .hasMessageContaining("13");
+    }
+
+    @Test
+    void otherMessages_roundTrip_equal() {
+        List<DistributedMessages.Message> all = List.of(new DistributedMessages.Hello("s1", "w", "00ff"),
+                new DistributedMessages.Stop(9, true, "secondary 's2' was lost"), new DistributedMessages.Refuse("s3", "late"),
+                new DistributedMessages.Control(DistributedMessages.Command.STEP, 5));
+        for (DistributedMessages.Message m : all) {
+            assertThat(DistributedMessages.decode(DistributedMessages.encode(m))).isEqualTo(m);
+        }
     }
 }

@@ -1,0 +1,470 @@
+package io.tandem.world;
+
+import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.PubSubSpec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Implementation notes.
+ *
+ * Gazebo's primary (shared/specs/gazebo.md 1.3-1.8) over Tandem pub/sub, with its gaps closed.
+ *
+ * Discovery: secondaries publish a hello (name, world, world digest) on the announce topic with
+ * history 1; the primary counts distinct hellos of the same world until it has the expected
+ * number (Gazebo's exact-count readiness). A hello of another world is refused at once; a hello
+ * after the start is refused with the run's secondaries named (Gazebo counted a late joiner's ack
+ * as a real one). Membership (join, leave, kill -9) comes from the participant's connect and
+ * disconnect handlers, which over tandem:// see a crashed process within a second.
+ *
+ * One iteration k, in the standalone runner's order so that a distributed run records what a
+ * standalone one does: (1) the level manager on the poses after k - 1 (the secondaries' acks);
+ * (2) affinities: the first step assigns (Gazebo's rule); later changes take effect one step
+ * after they are decided: step k names the performers to release, their owner reports their
+ * full state (contact warm starts too) in its ack of k, and step k + 1 carries the changes and
+ * those states, so old and new owner never wait for each other; (3) publish step k; (4) wait for
+ * an ack of iteration k from every secondary, matched by name and iteration, within the ack
+ * timeout; (5) apply the states in secondary order (a model two secondaries report: the first
+ * wins); (6) listeners. The primary runs no physics.
+ *
+ * Pause: the primary sends one step with paused set (the iteration does not advance) and waits
+ * for its acks, so every secondary knows; then it sends nothing until resumed or asked to step.
+ * Failures end the run for everyone: the primary publishes stop with the reason (the lost peer
+ * and the iteration), waits briefly for the secondaries to leave, and throws.
+ *
+ * Threads: the participant's handlers only enqueue (frames, losses); everything else runs on the
+ * caller's thread, which blocks on the queue while it waits (no spinning: a primary and two
+ * secondaries share two cores in the tests).
+ */
+
+/**
+ * The primary of a distributed world (Gazebo's {@code --network-role primary}): discovers its
+ * secondaries, assigns performers to them, steps them in lockstep and shows their state as a
+ * {@link WorldView}. Driven by one thread ({@link #awaitSecondaries}, {@link #advance},
+ * {@link #finish}); {@link #pause}, {@link #resume} and {@link #stepWhilePaused} are safe from any
+ * thread. Allocates per iteration (messages, the scene's updates).
+ */
+public final class DistributedPrimary implements WorldView {
+    private static final Logger LOG = LoggerFactory.getLogger(DistributedPrimary.class);
+    /** the primary's participant name */
+    public static final String NAME = "primary";
+    private static final long LEAVE_WAIT_NS = 1_500_000_000L;
+
+    private record Frame(byte[] data) {
+    }
+
+    private record Lost(String name) {
+    }
+
+    private final World world;
+    private final Participant participant;
+    private final int expected;
+    private final long ackTimeoutNs;
+    private final LongSupplier clock;
+    private final String digest;
+    private final LevelManager levels;
+    private final DistributedScene scene;
+    private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    private final DataPublisher stepPublisher;
+    private final List<WorldView.Listener> listeners = new ArrayList<>();
+    private final Set<String> joined = new LinkedHashSet<>();
+    private List<String> secondaries = List.of();
+    private Affinities affinities;
+    private List<Affinities.Change> pending = List.of();
+    private Map<String, DistributedMessages.Handover> released = new LinkedHashMap<>();
+    private LevelManager.Changes initialChanges;
+    private boolean paused;
+    private boolean pauseAnnounced;
+    private long stepsWhilePaused;
+    private long iteration;
+    private long simTimeNs;
+    private long handovers;
+
+    /**
+     * @param world        the world (the secondaries load the same one)
+     * @param participant  this process's participant, named {@link #NAME}; the caller closes it
+     *                     after {@link #finish}
+     * @param secondaries  how many secondaries to wait for (Gazebo's --network-secondaries), at least 1
+     * @param ackTimeoutNs how long to wait for a step_ack before stopping the run, ns
+     * @param clock        a monotonic clock, ns (System::nanoTime; tests may pass their own)
+     */
+    public DistributedPrimary(World world, Participant participant, int secondaries, long ackTimeoutNs, LongSupplier clock) {
+        if (secondaries < 1) {
+            throw new IllegalArgumentException("--network-secondaries must be at least 1, got " + secondaries);
+        }
+        if (ackTimeoutNs <= 0) {
+            throw new IllegalArgumentException("the ack timeout must be positive, got " + ackTimeoutNs + " ns");
+        }
+        this.world = world;
+        this.participant = participant;
+        this.expected = secondaries;
+        this.ackTimeoutNs = ackTimeoutNs;
+        this.clock = clock;
+        this.digest = WorldDigest.of(world);
+        this.levels = new LevelManager(world, true);
+        this.scene = new DistributedScene(world);
+        participant.addParticipantDisconnectedHandler(n -> inbox.add(new Lost(n)));
+        stepPublisher = participant.createDataPublisher("step", PubSubSpec.of(topic(world, "step"), ""), 1);
+        participant.createDataSubscriber("step_ack", PubSubSpec.of(topic(world, "step_ack"), ""),
+                e -> inbox.add(new Frame(e.data())));
+        participant.createDataSubscriber("announce", PubSubSpec.of(topic(world, "announce"), ""),
+                e -> inbox.add(new Frame(e.data())));
+        participant.createDataSubscriber("control", PubSubSpec.of(topic(world, "control"), ""),
+                e -> inbox.add(new Frame(e.data())));
+        initialChanges = levels.update(0, scene::position);
+    }
+
+    static String topic(World w, String what) {
+        return "tandem/world/" + w.name() + "/" + what;
+    }
+
+    /** @param l called after every iteration, in the order added (iteration 0 before the first) */
+    public void addListener(WorldView.Listener l) {
+        listeners.add(l);
+    }
+
+    /**
+     * Waits until the expected number of secondaries said hello.
+     *
+     * @param timeoutNs how long to wait, ns
+     * @return the secondaries, in name order
+     * @throws DistributedRunException when they do not all come in time
+     */
+    public List<String> awaitSecondaries(long timeoutNs) {
+        long deadline = clock.getAsLong() + timeoutNs;
+        while (joined.size() < expected) {
+            Object ev = take(deadline);
+            if (ev == null) {
+                throw new DistributedRunException("", 0, "only " + joined.size() + " of " + expected + " secondaries "
+                        + joined + " joined world '" + world.name() + "' within " + timeoutNs / 1_000_000_000.0 + " s: start "
+                        + expected + " with 'tandem sim " + world.source() + " --network-role secondary' on the same registry"
+                        + " and partition, or give --network-secondaries " + joined.size());
+            }
+            handle(ev, -1);
+        }
+        List<String> sorted = new ArrayList<>(joined);
+        sorted.sort(null);
+        secondaries = List.copyOf(sorted);
+        affinities = new Affinities(world, secondaries);
+        LOG.info("Distributed world '{}': {} secondaries {}", world.name(), secondaries.size(), secondaries);
+        return secondaries;
+    }
+
+    /**
+     * Runs one iteration, or while paused announces the pause once and then waits a little for
+     * commands.
+     *
+     * @return whether an iteration ran
+     * @throws DistributedRunException when a secondary is lost or late: the run is over
+     * @throws IllegalStateException   before {@link #awaitSecondaries}
+     */
+    public boolean advance() {
+        if (affinities == null) {
+            throw new IllegalStateException("call awaitSecondaries first");
+        }
+        drain();
+        if (paused && stepsWhilePaused == 0 && iteration > 0) {
+            if (!pauseAnnounced) {
+                publish(new DistributedMessages.Step(iteration, simTimeNs, world.stepSizeNs(), true, secondaries, List.of(),
+                        List.of(), List.of()));
+                awaitAcks(iteration);
+                pauseAnnounced = true;
+                LOG.info("Paused at iteration {}", iteration);
+            } else {
+                Object ev = take(clock.getAsLong() + 10_000_000L);
+                if (ev != null) {
+                    handle(ev, -1);
+                }
+            }
+            return false;
+        }
+        if (paused && stepsWhilePaused > 0) {
+            stepsWhilePaused--;
+        }
+        pauseAnnounced = false;
+        stepOnce();
+        return true;
+    }
+
+    private void stepOnce() {
+        if (initialChanges != null) {
+            LevelManager.Changes c = initialChanges;
+            initialChanges = null;
+            for (WorldView.Listener l : listeners) {
+                l.stepped(this, 0, c);
+            }
+        }
+        long it = iteration + 1;
+        LevelManager.Changes changes = levels.update(it, scene::position);
+        List<Affinities.Change> decided = affinities.update(levels.performerLevels());
+        List<Affinities.Change> effective = new ArrayList<>();
+        List<String> release = new ArrayList<>();
+        List<DistributedMessages.Handover> carried = new ArrayList<>();
+        for (Affinities.Change c : pending) {
+            effective.add(c);
+            DistributedMessages.Handover h = released.get(c.performer());
+            if (h != null) {
+                carried.add(h);
+            }
+            handovers++;
+            LOG.info("Performer [{}] moves from secondary [{}] to [{}] at iteration {}", c.performer(), c.from(), c.to(), it);
+        }
+        List<Affinities.Change> next = new ArrayList<>();
+        for (Affinities.Change c : decided) {
+            if (c.from() == null) {
+                effective.add(c);
+                LOG.info("Performer [{}] assigned to secondary [{}]", c.performer(), c.to());
+            } else {
+                next.add(c);
+                release.add(c.performer());
+            }
+        }
+        pending = next;
+        released = new LinkedHashMap<>();
+        publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, secondaries,
+                effective, release, carried));
+        List<DistributedMessages.Ack> acks = awaitAcks(it);
+        Set<String> applied = new HashSet<>();
+        for (DistributedMessages.Ack a : acks) {
+            for (DistributedMessages.ModelState s : a.states()) {
+                if (applied.add(s.model())) {
+                    scene.apply(s, a.secondary());
+                }
+            }
+            for (DistributedMessages.Handover h : a.released()) {
+                released.put(h.performer(), h);
+            }
+        }
+        iteration = it;
+        simTimeNs += world.stepSizeNs();
+        for (WorldView.Listener l : listeners) {
+            l.stepped(this, it, changes);
+        }
+    }
+
+    /** Waits for one ack of this iteration from every secondary; the result is in secondary order. */
+    private List<DistributedMessages.Ack> awaitAcks(long it) {
+        Map<String, DistributedMessages.Ack> got = new LinkedHashMap<>();
+        long deadline = clock.getAsLong() + ackTimeoutNs;
+        while (got.size() < secondaries.size()) {
+            Object ev = take(deadline);
+            if (ev == null) {
+                List<String> missing = new ArrayList<>(secondaries);
+                missing.removeAll(got.keySet());
+                fail(missing.get(0), "no step_ack from secondary" + (missing.size() > 1 ? "s " : " ") + missing
+                        + " for iteration " + it + " within " + ackTimeoutNs / 1_000_000.0 + " ms: it is hung or too slow"
+                        + " (raise --ack-timeout-ms if its steps are that long); stopping the run");
+            }
+            DistributedMessages.Ack a = handle(ev, it);
+            if (a != null) {
+                got.put(a.secondary(), a);
+            }
+        }
+        List<DistributedMessages.Ack> out = new ArrayList<>();
+        for (String s : secondaries) {
+            out.add(got.get(s));
+        }
+        return out;
+    }
+
+    private Object take(long deadlineNs) {
+        long wait = deadlineNs - clock.getAsLong();
+        try {
+            return wait <= 0 ? inbox.poll() : inbox.poll(wait, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("", "interrupted at iteration " + iteration);
+            return null;
+        }
+    }
+
+    private void drain() {
+        Object ev;
+        while ((ev = inbox.poll()) != null) {
+            handle(ev, -1);
+        }
+    }
+
+    /** Handles one event; returns an ack of iteration {@code ackOf}, or null. */
+    private DistributedMessages.Ack handle(Object ev, long ackOf) {
+        if (ev instanceof Lost lost) {
+            if (secondaries.contains(lost.name())) {
+                fail(lost.name(), "secondary '" + lost.name() + "' was lost at iteration " + iteration
+                        + " (its process ended or stopped answering); stopping the run");
+            }
+            if (affinities == null && joined.remove(lost.name())) {
+                LOG.warn("Secondary [{}] left before the run started", lost.name());
+            }
+            return null;
+        }
+        DistributedMessages.Message m;
+        try {
+            m = DistributedMessages.decode(((Frame) ev).data());
+        } catch (IllegalArgumentException e) {
+            fail("", "a malformed message reached the primary of world '" + world.name() + "': " + e.getMessage());
+            return null;
+        }
+        if (m instanceof DistributedMessages.Hello h) {
+            hello(h);
+        } else if (m instanceof DistributedMessages.Ack a) {
+            if (!secondaries.contains(a.secondary())) {
+                LOG.warn("Ignored a step_ack from [{}], which is not a secondary of this run", a.secondary());
+            } else if (a.iteration() == ackOf) {
+                return a;
+            } else if (a.iteration() > ackOf) {
+                fail(a.secondary(), "secondary '" + a.secondary() + "' acked iteration " + a.iteration() + " while the primary"
+                        + " waits for " + ackOf + ": the protocol is out of step; stopping the run");
+            }
+        } else if (m instanceof DistributedMessages.Control c) {
+            control(c);
+        }
+        return null;
+    }
+
+    private void hello(DistributedMessages.Hello h) {
+        String refusal = null;
+        if (!h.world().equals(world.name()) || !h.worldDigest().equals(digest)) {
+            refusal = "secondary '" + h.secondary() + "' loaded world '" + h.world() + "' (digest " + h.worldDigest()
+                    + ") but the primary runs '" + world.name() + "' (digest " + digest + ") from " + world.source()
+                    + ": every process must load the same world (models, levels, performers, step size)";
+        } else if (affinities != null && !secondaries.contains(h.secondary())) {
+            refusal = "secondary '" + h.secondary() + "' joined after the run started (iteration " + iteration
+                    + ", secondaries " + secondaries + "); a run's secondaries are fixed at its start: restart it with"
+                    + " --network-secondaries " + (secondaries.size() + 1);
+        } else if (affinities == null && joined.size() >= expected && !joined.contains(h.secondary())) {
+            refusal = "secondary '" + h.secondary() + "' is one more than the " + expected + " expected ("
+                    + joined + "); give --network-secondaries " + (expected + 1) + " to use it";
+        }
+        if (refusal != null) {
+            LOG.warn("Refused: {}", refusal);
+            publish(new DistributedMessages.Refuse(h.secondary(), refusal));
+            return;
+        }
+        if (affinities == null && joined.add(h.secondary())) {
+            LOG.info("Secondary [{}] joined ({} of {})", h.secondary(), joined.size(), expected);
+        }
+    }
+
+    private void control(DistributedMessages.Control c) {
+        switch (c.command()) {
+            case PAUSE -> paused = true;
+            case RESUME -> {
+                paused = false;
+                stepsWhilePaused = 0;
+                LOG.info("Resumed at iteration {}", iteration);
+            }
+            case STEP -> {
+                if (paused) {
+                    stepsWhilePaused += Math.max(0, c.count());
+                }
+            }
+        }
+    }
+
+    /** Pauses the run after the current iteration (safe from any thread). */
+    public void pause() {
+        inbox.add(new Frame(DistributedMessages.encode(new DistributedMessages.Control(DistributedMessages.Command.PAUSE, 0))));
+    }
+
+    /** Resumes a paused run (safe from any thread). */
+    public void resume() {
+        inbox.add(new Frame(DistributedMessages.encode(new DistributedMessages.Control(DistributedMessages.Command.RESUME, 0))));
+    }
+
+    /** @param n iterations to run while paused (safe from any thread; ignored when not paused) */
+    public void stepWhilePaused(long n) {
+        inbox.add(new Frame(DistributedMessages.encode(new DistributedMessages.Control(DistributedMessages.Command.STEP, n))));
+    }
+
+    /** @return whether the run is paused (read on the stepping thread) */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
+     * Ends the run: tells every secondary to stop cleanly and waits (bounded) until they left.
+     *
+     * @param reason why, for the secondaries' logs
+     */
+    public void finish(String reason) {
+        publish(new DistributedMessages.Stop(iteration, false, reason));
+        awaitLeave();
+    }
+
+    private void fail(String peer, String message) {
+        LOG.error("{}", message);
+        publish(new DistributedMessages.Stop(iteration, true, message));
+        awaitLeave();
+        throw new DistributedRunException(peer, iteration, message);
+    }
+
+    /** Waits until the secondaries left (they do on stop), at most LEAVE_WAIT_NS. */
+    private void awaitLeave() {
+        long deadline = clock.getAsLong() + LEAVE_WAIT_NS;
+        while (clock.getAsLong() < deadline) {
+            boolean any = false;
+            for (String s : secondaries) {
+                any |= participant.isParticipantConnected(s);
+            }
+            if (!any) {
+                return;
+            }
+            take(Math.min(deadline, clock.getAsLong() + 20_000_000L));
+        }
+    }
+
+    private void publish(DistributedMessages.Message m) {
+        stepPublisher.publish(DistributedMessages.encode(m));
+    }
+
+    /** @return the secondaries of the run, in name order (empty before the start) */
+    public List<String> secondaries() {
+        return secondaries;
+    }
+
+    /** @return how many performers changed secondary */
+    public long handovers() {
+        return handovers;
+    }
+
+    /** @return the current assignment, performer to secondary */
+    public Map<String, String> assignment() {
+        return affinities == null ? Map.of() : affinities.assignment();
+    }
+
+    @Override
+    public World world() {
+        return world;
+    }
+
+    @Override
+    public long iteration() {
+        return iteration;
+    }
+
+    @Override
+    public long simTimeNs() {
+        return simTimeNs;
+    }
+
+    @Override
+    public List<String> loadedModels() {
+        return levels.loadedModels();
+    }
+
+    @Override
+    public Pose modelPose(String model) {
+        return levels.isLoaded(model) ? scene.modelPose(model) : null;
+    }
+}

@@ -1,0 +1,75 @@
+package io.tandem.world;
+
+import io.tandem.physics.PhysicsState;
+import io.tandem.physics.SolverSettings;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The primary's copy of the world's state: every model's body states (13 values per link, as in
+ * {@link DistributedMessages.ModelState}), from the world file at first (the same numbers a
+ * standalone run starts from: the whole world is compiled once, bodies at their file poses) and
+ * then from the secondaries' acks. Poses come from {@link WorldRunner#modelPoseOf}, so they are
+ * bitwise the standalone runner's for the same state. Not thread-safe; allocates on updates.
+ */
+final class DistributedScene {
+    private final Map<String, double[]> links = new HashMap<>();
+    private final Map<String, Pose[]> bodyInLink = new HashMap<>();
+    private final Map<String, Pose> firstLinkInModel = new HashMap<>();
+
+    DistributedScene(World world) {
+        List<String> all = world.models().stream().map(World.Model::name).toList();
+        PhysicsCompiler.Compiled c = PhysicsCompiler.compile(world, all, SolverSettings.subAdmm(1));
+        PhysicsState s = c.model().newState();
+        Map<String, PhysicsCompiler.BodyRef> refs = new HashMap<>();
+        for (PhysicsCompiler.BodyRef r : c.bodies()) {
+            refs.put(PhysicsCompiler.Compiled.key(r.model(), r.link()), r);
+        }
+        for (World.Model m : world.models()) {
+            double[] v = new double[DistributedMessages.LINK_VALUES * m.links().size()];
+            Pose[] bil = new Pose[m.links().size()];
+            for (int li = 0; li < m.links().size(); li++) {
+                PhysicsCompiler.BodyRef r = refs.get(PhysicsCompiler.Compiled.key(m.name(), m.links().get(li).name()));
+                int n = r.body();
+                int o = DistributedMessages.LINK_VALUES * li;
+                System.arraycopy(s.pos, 3 * n, v, o, 3);
+                System.arraycopy(s.quat, 4 * n, v, o + 3, 4);
+                bil[li] = r.bodyInLink();
+            }
+            links.put(m.name(), v);
+            bodyInLink.put(m.name(), bil);
+            if (!m.links().isEmpty()) {
+                firstLinkInModel.put(m.name(), m.pose().inverse().compose(m.links().get(0).pose()));
+            }
+        }
+    }
+
+    /** Takes a model's state from an ack. Unknown models and mismatched sizes are refused. */
+    void apply(DistributedMessages.ModelState st, String from) {
+        double[] v = links.get(st.model());
+        if (v == null || v.length != st.links().length) {
+            throw new IllegalArgumentException("secondary '" + from + "' reported model '" + st.model() + "' with "
+                    + st.links().length / DistributedMessages.LINK_VALUES + " links, which this world "
+                    + (v == null ? "does not have" : "models with " + v.length / DistributedMessages.LINK_VALUES + " links")
+                    + ": every process must load the same world");
+        }
+        System.arraycopy(st.links(), 0, v, 0, v.length);
+    }
+
+    /** @return a model's pose (see {@link WorldView#modelPose}), or null for an unknown or link-less model */
+    Pose modelPose(String model) {
+        Pose first = firstLinkInModel.get(model);
+        if (first == null) {
+            return null;
+        }
+        double[] v = links.get(model);
+        return WorldRunner.modelPoseOf(v, 0, v, 3, bodyInLink.get(model)[0], first);
+    }
+
+    /** @return a model's position (m, world frame), for the level manager */
+    double[] position(String model) {
+        Pose p = modelPose(model);
+        return p == null ? null : new double[] {p.x(), p.y(), p.z()};
+    }
+}
