@@ -22,7 +22,7 @@ import java.util.List;
  *             is taken after iteration k on the old owner and applied before iteration k + 1 on the
  *             new one, so no secondary waits for another), and the handed-over states;
  *   step_ack  secondary -> primary: its name and the iteration it answers (Gazebo's ack carries
- *             neither, so it can only count acks), the state of every dynamic model it simulates,
+ *             neither, so it can only count acks), how long its step took, the state of every dynamic model it simulates,
  *             and the full state (contact warm starts too) of the performers it was asked to release;
  *   stop      primary -> every secondary: the run ended (finished, or a failure named in reason);
  *   refuse    primary -> one secondary: it cannot join (named reason);
@@ -89,8 +89,8 @@ final class DistributedMessages {
         }
     }
 
-    /** secondary -> primary, once per iteration. */
-    record Ack(String secondary, long iteration, List<ModelState> states, List<Handover> released) implements Message {
+    /** secondary -> primary, once per iteration; stepNs: how long its step took (for the overhead figure). */
+    record Ack(String secondary, long iteration, long stepNs, List<ModelState> states, List<Handover> released) implements Message {
         Ack {
             states = List.copyOf(states);
             released = List.copyOf(released);
@@ -142,6 +142,7 @@ final class DistributedMessages {
             Writer w = new Writer(KIND_ACK);
             w.putString(a.secondary());
             w.putLong(a.iteration());
+            w.putLong(a.stepNs());
             w.putStates(a.states());
             w.putHandovers(a.released());
             return w.bytes();
@@ -185,7 +186,7 @@ final class DistributedMessages {
             Message m = switch (frame[4]) {
                 case KIND_HELLO -> new Hello(string(b), string(b), string(b));
                 case KIND_STEP -> step(b);
-                case KIND_ACK -> new Ack(string(b), b.getLong(), states(b), handovers(b));
+                case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), states(b), handovers(b));
                 case KIND_STOP -> new Stop(b.getLong(), b.get() != 0, string(b));
                 case KIND_REFUSE -> new Refuse(string(b), string(b));
                 case KIND_CONTROL -> {

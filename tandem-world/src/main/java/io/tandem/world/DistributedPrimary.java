@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * timeout; (5) apply the states in secondary order (a model two secondaries report: the first
  * wins); (6) listeners. The primary runs no physics.
  *
+ * Commands (pause, resume, step N) come as control messages on a topic or as calls of the
+ * control function (answered "accepted: ..." once queued); both go through the queue.
+ *
  * Pause: the primary sends one step with paused set (the iteration does not advance) and waits
  * for its acks, so every secondary knows; then it sends nothing until resumed or asked to step.
  * Failures end the run for everyone: the primary publishes stop with the reason (the lost peer
@@ -90,6 +93,9 @@ public final class DistributedPrimary implements WorldView {
     private long iteration;
     private long simTimeNs;
     private long handovers;
+    /** lockstep overhead: sum over iterations of (round trip - slowest secondary's step), ns */
+    private long overheadNs;
+    private long overheadSamples;
 
     /**
      * @param world        the world (the secondaries load the same one)
@@ -122,11 +128,59 @@ public final class DistributedPrimary implements WorldView {
                 e -> inbox.add(new Frame(e.data())));
         participant.createDataSubscriber("control", PubSubSpec.of(topic(world, "control"), ""),
                 e -> inbox.add(new Frame(e.data())));
+        // the same commands as a call, answered once queued (tandem world-control)
+        io.tandem.cosim.RpcServer[] server = new io.tandem.cosim.RpcServer[1];
+        server[0] = participant.createRpcServer("control", io.tandem.cosim.RpcSpec.of(topic(world, "control"), ""), call -> {
+            String reply;
+            try {
+                DistributedMessages.Message m = DistributedMessages.decode(call.argumentData());
+                if (m instanceof DistributedMessages.Control c) {
+                    inbox.add(new Frame(call.argumentData()));
+                    reply = "accepted: " + c.command().name().toLowerCase(java.util.Locale.ROOT)
+                            + (c.command() == DistributedMessages.Command.STEP ? " " + c.count() : "");
+                } else {
+                    reply = "error: not a control command";
+                }
+            } catch (IllegalArgumentException e) {
+                reply = "error: " + e.getMessage();
+            }
+            server[0].submitResult(call, reply.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        });
         initialChanges = levels.update(0, scene::position);
     }
 
     static String topic(World w, String what) {
-        return "tandem/world/" + w.name() + "/" + what;
+        return topic(w.name(), what);
+    }
+
+    private static String topic(String worldName, String what) {
+        return "tandem/world/" + worldName + "/" + what;
+    }
+
+    /** @return the name of the control function of a world's primary (an {@link io.tandem.cosim.RpcSpec}'s) */
+    public static String controlFunction(String worldName) {
+        return topic(worldName, "control");
+    }
+
+    /**
+     * Encodes a command for the control function.
+     *
+     * @param command pause, resume or step (case-insensitive)
+     * @param count   iterations, for step (at least 1); ignored otherwise
+     * @return the call's argument
+     * @throws IllegalArgumentException for another command or a count below 1 for step
+     */
+    public static byte[] encodeControl(String command, long count) {
+        DistributedMessages.Command c;
+        try {
+            c = DistributedMessages.Command.valueOf(command.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown command '" + command + "': use pause, resume or step", e);
+        }
+        if (c == DistributedMessages.Command.STEP && count < 1) {
+            throw new IllegalArgumentException("step needs a count of at least 1, got " + count);
+        }
+        return DistributedMessages.encode(new DistributedMessages.Control(c, count));
     }
 
     /** @param l called after every iteration, in the order added (iteration 0 before the first) */
@@ -232,9 +286,16 @@ public final class DistributedPrimary implements WorldView {
         }
         pending = next;
         released = new LinkedHashMap<>();
+        long sent = clock.getAsLong();
         publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, secondaries,
                 effective, release, carried));
         List<DistributedMessages.Ack> acks = awaitAcks(it);
+        long slowest = 0;
+        for (DistributedMessages.Ack a : acks) {
+            slowest = Math.max(slowest, a.stepNs());
+        }
+        overheadNs += Math.max(0, clock.getAsLong() - sent - slowest);
+        overheadSamples++;
         Set<String> applied = new HashSet<>();
         for (DistributedMessages.Ack a : acks) {
             for (DistributedMessages.ModelState s : a.states()) {
@@ -436,6 +497,15 @@ public final class DistributedPrimary implements WorldView {
     /** @return how many performers changed secondary */
     public long handovers() {
         return handovers;
+    }
+
+    /**
+     * @return the mean lockstep overhead per iteration, ns: the time from publishing a step to
+     *         holding every ack, less the slowest secondary's own step (messages, encoding,
+     *         scheduling); 0 before the first iteration
+     */
+    public double meanOverheadNs() {
+        return overheadSamples == 0 ? 0 : overheadNs / (double) overheadSamples;
     }
 
     /** @return the current assignment, performer to secondary */

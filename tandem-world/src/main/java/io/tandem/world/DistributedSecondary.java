@@ -162,7 +162,7 @@ public final class DistributedSecondary implements AutoCloseable {
                 LOG.info("Paused at iteration {}", s.iteration());
                 pausedLogged = true;
             }
-            ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), List.of(), List.of())));
+            ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), 0, List.of(), List.of())));
             return;
         }
         pausedLogged = false;
@@ -205,6 +205,7 @@ public final class DistributedSecondary implements AutoCloseable {
                     + " iteration " + runner.iteration() + " but the primary sent step " + s.iteration()
                     + ": the protocol is out of step; stopping");
         }
+        long t0 = clock.getAsLong();
         runner.step();
         // the ack: every dynamic model simulated here, and the full state of released performers
         List<DistributedMessages.ModelState> states = new ArrayList<>();
@@ -220,7 +221,7 @@ public final class DistributedSecondary implements AutoCloseable {
                 released.add(handover(p));
             }
         }
-        ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), states, released)));
+        ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), clock.getAsLong() - t0, states, released)));
     }
 
     /** A released performer's model and the dynamic models of its levels, with contact warm starts. */

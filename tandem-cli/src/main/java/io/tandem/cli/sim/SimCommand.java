@@ -27,13 +27,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tandem sim WORLD.sdf}: runs a world standalone, as fast as it can or paced with
- * {@code --rtf}, prints a progress line and a summary. The record is written to a temporary file
+ * {@code --rtf}, prints a progress line and a summary; with {@code --network-role} it is the
+ * primary or a secondary of a distributed run (Gazebo's flags, see {@link DistributedSim}). The record is written to a temporary file
  * beside the target and moved into place when the run ends, so a failed run leaves no half
  * written record. Runs on the calling thread.
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
-        description = {"Runs an SDF world: levels, physics, pose recording.",
-            "Example: tandem sim world.sdf --levels --iterations 5000 --record poses.csv"})
+        description = {"Runs an SDF world: levels, physics, pose recording; standalone, or distributed over a primary and"
+                + " secondaries (Gazebo's --network-role).",
+            "Example: tandem sim world.sdf --levels --iterations 5000 --record poses.csv",
+            "Example: tandem sim world.sdf --network-role primary --local-secondaries 2",
+            "Example: tandem sim world.sdf --network-role primary --network-secondaries 2 (and on each secondary:"
+                + " tandem sim world.sdf --network-role secondary --registry tandem://PRIMARY_HOST:8500)"})
 public final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -70,8 +75,95 @@ public final class SimCommand implements Callable<Integer> {
             + " seed is reported for the record.", defaultValue = "0")
     long seed;
 
+    @Option(names = "--network-role", paramLabel = "ROLE", description = "primary or secondary (case-insensitive; also"
+            + " SIMULATION_PRIMARY, SIMULATION_SECONDARY): run distributed, as in Gazebo. Implies --levels.")
+    String networkRole;
+
+    @Option(names = "--network-secondaries", paramLabel = "N", description = "Primary only: the number of secondaries to"
+            + " wait for (local ones included).")
+    Integer networkSecondaries;
+
+    @Option(names = "--local-secondaries", paramLabel = "N", description = "Primary only: start N secondary processes on"
+            + " this machine.")
+    Integer localSecondaries;
+
+    @Option(names = "--partition", paramLabel = "NAME", description = "Keep this run apart from others on the same"
+            + " registry (Gazebo's GZ_PARTITION).")
+    String partition;
+
+    @Option(names = "--registry", paramLabel = "URI", converter = io.tandem.cli.internal.RegistryUris.Connect.class,
+            description = "Distributed runs: the registry to use. Default: the primary hosts one (on a free loopback port"
+                + " when all its secondaries are local, else on " + io.tandem.cli.internal.RegistryUris.DEFAULT
+                + "); secondaries connect to " + io.tandem.cli.internal.RegistryUris.DEFAULT + ".")
+    String registry;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "Secondary only: this secondary's name, unique in the run"
+            + " (default: secondary-HOST-PID).")
+    String name;
+
+    @Option(names = "--ack-timeout-ms", paramLabel = "MS", defaultValue = "10000", description = "Primary only: stop the run"
+            + " when a secondary's step_ack is this late (default: ${DEFAULT-VALUE}, Gazebo's 10 s).")
+    long ackTimeoutMs;
+
+    @Option(names = "--start-timeout-s", paramLabel = "S", defaultValue = "60", description = "Distributed runs: how long"
+            + " the primary waits for its secondaries and a secondary for the primary (default: ${DEFAULT-VALUE}).")
+    long startTimeoutS;
+
+    /** @return "primary", "secondary" or null (standalone) */
+    private String role() {
+        if (networkRole == null) {
+            if (networkSecondaries != null || localSecondaries != null || name != null) {
+                throw new ParameterException(spec.commandLine(), "--network-secondaries, --local-secondaries and --name can"
+                        + " only be used with --network-role");
+            }
+            return null;
+        }
+        String r = switch (networkRole.trim().toUpperCase(Locale.ROOT)) {
+            case "PRIMARY", "SIMULATION_PRIMARY" -> "primary";
+            case "SECONDARY", "SIMULATION_SECONDARY" -> "secondary";
+            default -> throw new ParameterException(spec.commandLine(), "--network-role must be primary or secondary"
+                    + " (case-insensitive; also SIMULATION_PRIMARY, SIMULATION_SECONDARY), got '" + networkRole + "'");
+        };
+        if (r.equals("secondary")) {
+            if (networkSecondaries != null || localSecondaries != null) {
+                throw new ParameterException(spec.commandLine(), "--network-secondaries and --local-secondaries can only be"
+                        + " used with --network-role primary");
+            }
+            for (String o : new String[] {"--record", "--rtf", "--iterations"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    throw new ParameterException(spec.commandLine(), o + " is the primary's: a secondary runs the steps"
+                            + " the primary sends");
+                }
+            }
+        } else {
+            if (name != null) {
+                throw new ParameterException(spec.commandLine(), "--name names a secondary; the primary is always '"
+                        + io.tandem.world.DistributedPrimary.NAME + "'");
+            }
+            int local = localSecondaries == null ? 0 : localSecondaries;
+            int total = networkSecondaries == null ? local : networkSecondaries;
+            if (local < 0 || total < 1 || total < local) {
+                throw new ParameterException(spec.commandLine(), "--network-role primary needs --network-secondaries N"
+                        + " (N >= 1) or --local-secondaries N, and N local secondaries count toward --network-secondaries;"
+                        + " got --network-secondaries " + networkSecondaries + ", --local-secondaries " + localSecondaries);
+            }
+        }
+        if (ackTimeoutMs < 1 || startTimeoutS < 1) {
+            throw new ParameterException(spec.commandLine(), "--ack-timeout-ms and --start-timeout-s must be >= 1");
+        }
+        if (partition != null && !partition.matches("[A-Za-z0-9._-]+")) {
+            throw new ParameterException(spec.commandLine(), "--partition must be letters, digits, '.', '_' or '-', got '"
+                    + partition + "'");
+        }
+        if (partition != null && registry != null && registry.contains("?partition=")) {
+            throw new ParameterException(spec.commandLine(), "give the partition once: --partition or ?partition= in --registry");
+        }
+        return r;
+    }
+
     @Override
     public Integer call() throws IOException {
+        String role = role();
         if (iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--iterations must be >= 1, got " + iterations);
         }
@@ -104,8 +196,37 @@ public final class SimCommand implements Callable<Integer> {
             case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(solverIterations);
         };
         SolverSettings settings = kind.withThreads(threads);
+        DistributedSim.Options options = null;
+        if (role != null) {
+            int local = localSecondaries == null ? 0 : localSecondaries;
+            options = new DistributedSim.Options(world, w, settings, registry, partition,
+                    networkSecondaries == null ? local : networkSecondaries, local, ackTimeoutMs, startTimeoutS, iterations, rtf,
+                    solver.name(), solverIterations, threads);
+        }
+        if ("secondary".equals(role)) {
+            return DistributedSim.secondary(options, name != null ? name : defaultSecondaryName(), out, err);
+        }
         Path tmp = record == null ? null : Files.createTempFile(record.toAbsolutePath().getParent(), ".tandem-record", ".tmp");
         boolean done = false;
+        if ("primary".equals(role)) {
+            int code;
+            try (Writer recordOut = tmp == null ? Writer.nullWriter()
+                    : new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8), 1 << 16);
+                 io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown()) {
+                code = DistributedSim.primary(options, tmp == null ? null : new PoseRecorder(recordOut, format), out, err, stop);
+                done = code == 0;
+            } finally {
+                if (tmp != null) {
+                    if (done) {
+                        Files.move(tmp, record, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                        out.println("record: " + record);
+                    } else {
+                        Files.deleteIfExists(tmp);
+                    }
+                }
+            }
+            return code;
+        }
         try (Writer recordOut = tmp == null ? Writer.nullWriter() : new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8), 1 << 16);
              WorldRunner runner = new WorldRunner(w, settings, useLevels)) {
             if (tmp != null) {
@@ -161,5 +282,15 @@ public final class SimCommand implements Callable<Integer> {
             out.println("record: " + record);
         }
         return 0;
+    }
+
+    private static String defaultSecondaryName() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "host";
+        }
+        return "secondary-" + host.replaceAll("[^A-Za-z0-9.-]", "") + "-" + ProcessHandle.current().pid();
     }
 }

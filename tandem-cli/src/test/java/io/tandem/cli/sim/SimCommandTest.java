@@ -72,4 +72,30 @@ class SimCommandTest {
             assertThat(files.filter(p -> p.getFileName().toString().startsWith(".tandem-record"))).isEmpty();
         }
     }
+
+    @Test
+    void sim_badNetworkFlags_usageErrorNamingTheFix() {
+        assertThat(run("sim", DROP.toString(), "--network-role", "readonly")).isEqualTo(2);
+        assertThat(err.toString()).contains("--network-role must be primary or secondary", "got 'readonly'");
+        assertThat(run("sim", DROP.toString(), "--network-secondaries", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("can only be used with --network-role");
+        assertThat(run("sim", DROP.toString(), "--network-role", "Secondary", "--network-secondaries", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("can only be used with --network-role primary");
+        assertThat(run("sim", DROP.toString(), "--network-role", "SIMULATION_PRIMARY")).isEqualTo(2);
+        assertThat(err.toString()).contains("needs --network-secondaries N");
+        assertThat(run("sim", DROP.toString(), "--network-role", "primary", "--network-secondaries", "1",
+                "--local-secondaries", "2")).isEqualTo(2);
+        assertThat(run("sim", DROP.toString(), "--network-role", "secondary", "--record", "x.csv")).isEqualTo(2);
+        assertThat(err.toString()).contains("--record is the primary's");
+        assertThat(run("sim", DROP.toString(), "--network-role", "primary", "--local-secondaries", "1", "--partition", "a b"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--partition must be letters");
+    }
+
+    @Test
+    void sim_secondaryWithoutRegistry_failsAfterStartTimeoutNamingTheUri() {
+        assertThat(run("sim", DROP.toString(), "--network-role", "secondary", "--registry", "tandem://127.0.0.1:1",
+                "--start-timeout-s", "1")).isEqualTo(1);
+        assertThat(err.toString()).contains("found no registry at tandem://127.0.0.1:1", "start the primary");
+    }
 }

@@ -16,9 +16,9 @@ import java.util.function.Predicate;
  * standard output and error collected line by line. {@link #close()} kills it (SIGKILL) if it still
  * runs; tests close every child in {@code @AfterEach}.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
     final String name;
-    final Process process;
+    public final Process process;
     private final List<String> lines = new ArrayList<>();
     private final Thread reader;
     private boolean eof; // guarded by lines
@@ -32,7 +32,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts {@code tandem ARGS...} in a new JVM. */
-    static ChildJvm tandem(String name, String... args) throws IOException {
+    public static ChildJvm tandem(String name, String... args) throws IOException {
         return start(name, TandemCli.class.getName(), args);
     }
 
@@ -71,7 +71,7 @@ final class ChildJvm implements AutoCloseable {
      * @return the first line that matches
      * @throws AssertionError with the output so far if none matches within the timeout or the process exits
      */
-    String awaitLine(Predicate<String> match, long timeoutMs) throws InterruptedException {
+    public String awaitLine(Predicate<String> match, long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         int seen = 0;
         synchronized (lines) {
@@ -92,7 +92,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** @return the exit code, waiting at most {@code timeoutMs}; fails with the output if it still runs */
-    int awaitExit(long timeoutMs) throws InterruptedException {
+    public int awaitExit(long timeoutMs) throws InterruptedException {
         if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
             throw new AssertionError(name + " still runs after " + timeoutMs + " ms; output:\n" + output());
         }
@@ -101,7 +101,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** @return everything it printed so far */
-    String output() {
+    public String output() {
         synchronized (lines) {
             return String.join("\n", lines);
         }

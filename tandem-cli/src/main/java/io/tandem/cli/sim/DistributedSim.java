@@ -1,0 +1,258 @@
+package io.tandem.cli.sim;
+
+import io.tandem.cli.TandemCli;
+import io.tandem.cli.internal.CliSupport;
+import io.tandem.cli.internal.StopSignal;
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.ParticipantNameTakenException;
+import io.tandem.cosim.Registry;
+import io.tandem.cosim.TandemException;
+import io.tandem.physics.SolverSettings;
+import io.tandem.world.DistributedPrimary;
+import io.tandem.world.DistributedRunException;
+import io.tandem.world.DistributedSecondary;
+import io.tandem.world.PoseRecorder;
+import io.tandem.world.World;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/*
+ * Implementation notes.
+ *
+ * Every process of a run joins the simulation "tandem-world" on one registry, in the partition
+ * given by --partition (participants of other partitions never meet). Without --registry the
+ * primary hosts the registry itself: on a free loopback port when all its secondaries are local,
+ * else on the default URI, where remote secondaries find it. Secondaries retry connecting until
+ * their start timeout, so the processes may start in any order, as in Gazebo.
+ *
+ * --local-secondaries N: the primary starts N child JVMs (`tandem sim WORLD --network-role
+ * secondary --name secondary-i ...`), forwards their output prefixed with their name, and ends
+ * them when the run ends (they exit by themselves on the primary's stop; stragglers are killed).
+ */
+
+/** Runs {@code tandem sim} as a primary or a secondary. Blocks the calling thread. */
+final class DistributedSim {
+    /** the simulation every process of a distributed world joins */
+    static final String SIMULATION = "tandem-world";
+    private static final long S = 1_000_000_000L;
+
+    private DistributedSim() {
+    }
+
+    /** The options of a distributed run. */
+    record Options(Path worldFile, World world, SolverSettings solver, String registry, String partition,
+                   int secondaries, int localSecondaries, long ackTimeoutMs, long startTimeoutS, long iterations,
+                   double rtf, String solverName, int solverIterations, int threads) {
+    }
+
+    static String withPartition(String registry, String partition) {
+        return partition == null ? registry : registry + "?partition=" + partition;
+    }
+
+    /**
+     * @return the exit code: 0 when the run finished, 1 on a failure (the message printed)
+     */
+    static int primary(Options o, PoseRecorder recorder, PrintWriter out, PrintWriter err, StopSignal stop) {
+        Registry hosted = null;
+        List<Child> children = new ArrayList<>();
+        String registry = o.registry();
+        try {
+            if (registry == null) {
+                hosted = Registry.start(o.localSecondaries() == o.secondaries() ? "tandem://127.0.0.1:0"
+                        : io.tandem.cli.internal.RegistryUris.DEFAULT);
+                registry = hosted.uri();
+                err.println("registry: " + registry + (o.partition() == null ? "" : ", partition " + o.partition()));
+            }
+            String uri = withPartition(registry, o.partition());
+            try (Participant p = connectPrimary(uri, o)) {
+                DistributedPrimary primary = new DistributedPrimary(o.world(), p, o.secondaries(), o.ackTimeoutMs() * 1_000_000L,
+                        System::nanoTime);
+                if (recorder != null) {
+                    primary.addListener(recorder);
+                }
+                int[] levelEvents = new int[1];
+                primary.addListener((v, it, c) -> {
+                    levelEvents[0] += c.loadedLevels().size() + c.unloadedLevels().size();
+                });
+                for (int i = 1; i <= o.localSecondaries(); i++) {
+                    children.add(Child.start("secondary-" + i, o, registry, err));
+                }
+                List<String> names = primary.awaitSecondaries(o.startTimeoutS() * S);
+                err.println("secondaries: " + names);
+                long start = System.nanoTime();
+                long lastProgress = start;
+                while (primary.iteration() < o.iterations() && !stop.isRequested()) {
+                    primary.advance();
+                    long now = System.nanoTime();
+                    if (o.rtf() > 0) {
+                        long due = start + (long) (primary.simTimeNs() / o.rtf());
+                        while ((now = System.nanoTime()) < due) {
+                            LockSupport.parkNanos(due - now);
+                        }
+                    }
+                    if (now - lastProgress > S) {
+                        lastProgress = now;
+                        err.printf(Locale.ROOT, "iteration %d / %d, sim time %.3f s, real-time factor %.2f, %d handovers%n",
+                                primary.iteration(), o.iterations(), primary.simTimeNs() / 1e9,
+                                primary.simTimeNs() / (double) (now - start), primary.handovers());
+                    }
+                }
+                double wallS = (System.nanoTime() - start) / 1e9;
+                String why = stop.isRequested() ? "stopped: " + stop.requested().join()
+                        : "finished after " + primary.iteration() + " iterations";
+                primary.finish(why);
+                out.printf(Locale.ROOT, "world %s (distributed, %d secondaries %s): %d iterations of %.4g s, sim time %.3f s in"
+                                + " %.3f s wall, real-time factor %.2f, %d handovers, lockstep overhead %.1f us per iteration,"
+                                + " %d level loads/unloads%n",
+                        o.world().name(), names.size(), names, primary.iteration(), o.world().stepSizeNs() / 1e9,
+                        primary.simTimeNs() / 1e9, wallS, primary.simTimeNs() / 1e9 / wallS, primary.handovers(),
+                        primary.meanOverheadNs() / 1e3, levelEvents[0]);
+                // on Ctrl-C the JVM exits as soon as the stop signal is closed: print now
+                out.flush();
+                return stop.isRequested() ? 130 : 0;
+            }
+        } catch (DistributedRunException e) {
+            err.println("tandem sim: " + CliSupport.oneLine(e.getMessage()));
+            err.flush();
+            return 1;
+        } finally {
+            for (Child c : children) {
+                c.end();
+            }
+            if (hosted != null) {
+                hosted.close();
+            }
+        }
+    }
+
+    private static Participant connectPrimary(String uri, Options o) {
+        try {
+            CliSupport.netConfig();
+            return Participant.connect(uri, SIMULATION, DistributedPrimary.NAME);
+        } catch (ParticipantNameTakenException e) {
+            throw new TandemException("a primary already runs in this partition of " + uri + ": give each run its own"
+                    + " --partition", e);
+        }
+    }
+
+    /**
+     * @param name the secondary's name, unique in the run
+     * @return the exit code: 0 when the primary ended the run cleanly, 1 on a failure
+     */
+    static int secondary(Options o, String name, PrintWriter out, PrintWriter err) {
+        String uri = withPartition(o.registry() == null ? io.tandem.cli.internal.RegistryUris.DEFAULT : o.registry(),
+                o.partition());
+        long deadline = System.nanoTime() + o.startTimeoutS() * S;
+        Participant p = null;
+        TandemException last = null;
+        // the registry (often the primary's) may not be up yet: retry until the start timeout
+        while (p == null && System.nanoTime() < deadline) {
+            try {
+                CliSupport.netConfig();
+                p = Participant.connect(uri, SIMULATION, name);
+            } catch (ParticipantNameTakenException e) {
+                err.println("tandem sim: secondary name '" + name + "' is taken in this run: give each secondary its own --name");
+                return 1;
+            } catch (TandemException e) {
+                last = e;
+                LockSupport.parkNanos(200_000_000L);
+            }
+        }
+        if (p == null) {
+            err.println("tandem sim: secondary '" + name + "' found no registry at " + uri + " within " + o.startTimeoutS()
+                    + " s (" + CliSupport.oneLine(last == null ? "" : last.getMessage()) + "): start the primary, or"
+                    + " 'tandem registry', first");
+            return 1;
+        }
+        try (Participant participant = p;
+             DistributedSecondary s = new DistributedSecondary(o.world(), participant, o.solver(), System::nanoTime)) {
+            DistributedSecondary.Result r = s.run(o.startTimeoutS() * S);
+            out.printf(Locale.ROOT, "secondary %s: %d iterations, %d performers taken over, %d handed over (%s)%n", name,
+                    r.iterations(), r.handoversIn(), r.handoversOut(), r.reason());
+            return 0;
+        } catch (DistributedRunException e) {
+            err.println("tandem sim: " + CliSupport.oneLine(e.getMessage()));
+            return 1;
+        }
+    }
+
+    /** One local secondary's JVM; its output goes to the primary's error stream, prefixed. */
+    private static final class Child {
+        private final String name;
+        private final Process process;
+        private final Thread reader;
+
+        private Child(String name, Process process, PrintWriter err) {
+            this.name = name;
+            this.process = process;
+            this.reader = new Thread(() -> forward(err), "tandem-" + name + "-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Child start(String name, Options o, String registry, PrintWriter err) {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.add("--add-exports");
+            cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+            cmd.add("-XX:+UseSerialGC");
+            for (String key : System.getProperties().stringPropertyNames()) {
+                if (key.startsWith("tandem.") || key.startsWith("org.slf4j.")) {
+                    cmd.add("-D" + key + "=" + System.getProperty(key));
+                }
+            }
+            cmd.add("-cp");
+            cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+            cmd.add(TandemCli.class.getName());
+            cmd.addAll(List.of("sim", o.worldFile().toString(), "--network-role", "secondary", "--name", name, "--registry",
+                    registry, "--start-timeout-s", Long.toString(o.startTimeoutS()), "--solver", o.solverName(),
+                    "--solver-iterations", Integer.toString(o.solverIterations()), "--threads", Integer.toString(o.threads())));
+            if (o.partition() != null) {
+                cmd.addAll(List.of("--partition", o.partition()));
+            }
+            try {
+                return new Child(name, new ProcessBuilder(cmd).redirectErrorStream(true).start(), err);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the JVM of local secondary " + name, e);
+            }
+        }
+
+        private void forward(PrintWriter err) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (err) {
+                        err.println("[" + name + "] " + line);
+                        err.flush();
+                    }
+                }
+            } catch (IOException e) {
+                // the child is gone
+            }
+        }
+
+        /** Waits a little for the child to exit (it does on the primary's stop), then kills it. */
+        void end() {
+            try {
+                if (!process.waitFor(3, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    process.waitFor(3, TimeUnit.SECONDS);
+                }
+                reader.join(2_000);
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.tandem.cli.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.cli.TandemCli;
+import io.tandem.cli.tools.ChildJvm;
+import io.tandem.cosim.Registry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Distributed {@code tandem sim} with real processes: a primary with local secondaries records
+ * bitwise what a standalone run records; kill -9 of a secondary or of the primary ends every other
+ * process within 2 s, non-zero, naming the lost peer and the iteration; a late secondary is
+ * refused while the run goes on. Every JVM a test starts is killed after it.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class DistributedSimProcessTest {
+    private static final String RELAY = Path.of("../examples/worlds/relay.sdf").toString();
+    private static final AtomicInteger PARTITIONS = new AtomicInteger();
+    private final List<ChildJvm> children = new ArrayList<>();
+
+    @TempDir
+    Path tmp;
+
+    @AfterEach
+    void killChildren() throws InterruptedException {
+        for (ChildJvm c : children) {
+            c.close();
+        }
+    }
+
+    private ChildJvm start(String name, String... args) throws Exception {
+        ChildJvm c = ChildJvm.tandem(name, args);
+        children.add(c);
+        return c;
+    }
+
+    private static String partition() {
+        return "t" + ProcessHandle.current().pid() + "-" + PARTITIONS.incrementAndGet();
+    }
+
+    @Test
+    void primaryWithLocalSecondaries_recordBitwiseEqualToStandalone() throws Exception {
+        Path dist = tmp.resolve("dist.csv");
+        Path alone = tmp.resolve("alone.csv");
+        ChildJvm primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
+                "--iterations", "2600", "--record", dist.toString());
+        assertThat(primary.awaitExit(150_000)).as("primary; output:%n%s", primary.output()).isZero();
+        assertThat(primary.output()).contains("world relay (distributed, 2 secondaries [secondary-1, secondary-2]): 2600 iterations",
+                "1 handovers", "[secondary-1] secondary secondary-1: 2600 iterations, 1 performers taken over");
+        StringWriter out = new StringWriter();
+        assertThat(TandemCli.execute(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), "sim", RELAY,
+                "--levels", "--iterations", "2600", "--record", alone.toString())).isZero();
+        assertThat(Files.mismatch(dist, alone)).as("first differing byte of the distributed and standalone records").isEqualTo(-1L);
+    }
+
+    /** A primary (paced to real time, so it runs until killed) and two secondaries on a registry of this JVM. */
+    private List<ChildJvm> startRun(Registry reg, String partition, int secondaries) throws Exception {
+        List<ChildJvm> run = new ArrayList<>();
+        run.add(start("primary", "sim", RELAY, "--network-role", "primary", "--network-secondaries", Integer.toString(secondaries),
+                "--registry", reg.uri(), "--partition", partition, "--iterations", "100000000", "--rtf", "1"));
+        for (int i = 1; i <= secondaries; i++) {
+            run.add(start("secondary-" + i, "sim", RELAY, "--network-role", "secondary", "--name", "secondary-" + i,
+                    "--registry", reg.uri(), "--partition", partition));
+        }
+        run.get(0).awaitLine(l -> l.startsWith("iteration "), 60_000);
+        return run;
+    }
+
+    @Test
+    void killMinus9Secondary_othersExitWithin2sNamingItAndTheIteration() throws Exception {
+        try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
+            List<ChildJvm> run = startRun(reg, partition(), 2);
+            long killedAt = System.nanoTime();
+            run.get(2).process.destroyForcibly();
+            int primaryCode = run.get(0).awaitExit(10_000);
+            long primaryMs = (System.nanoTime() - killedAt) / 1_000_000;
+            int otherCode = run.get(1).awaitExit(10_000);
+            long otherMs = (System.nanoTime() - killedAt) / 1_000_000;
+            assertThat(primaryCode).as("primary; output:%n%s", run.get(0).output()).isEqualTo(1);
+            assertThat(run.get(0).output()).containsPattern("secondary 'secondary-2' was lost at iteration [0-9]+");
+            assertThat(otherCode).as("secondary-1; output:%n%s", run.get(1).output()).isEqualTo(1);
+            assertThat(run.get(1).output()).containsPattern("stopped the run at iteration [0-9]+: secondary 'secondary-2' was lost");
+            assertThat(primaryMs).as("ms from SIGKILL to the primary's exit").isLessThan(2_000);
+            assertThat(otherMs).as("ms from SIGKILL to secondary-1's exit").isLessThan(2_000);
+        }
+    }
+
+    @Test
+    void killMinus9Primary_secondariesExitWithin2sNamingItAndTheIteration() throws Exception {
+        try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
+            List<ChildJvm> run = startRun(reg, partition(), 2);
+            long killedAt = System.nanoTime();
+            run.get(0).process.destroyForcibly();
+            for (int i = 1; i <= 2; i++) {
+                int code = run.get(i).awaitExit(10_000);
+                long ms = (System.nanoTime() - killedAt) / 1_000_000;
+                assertThat(code).as("secondary-%d; output:%n%s", i, run.get(i).output()).isEqualTo(1);
+                assertThat(run.get(i).output()).containsPattern("lost the primary at iteration [0-9]+");
+                assertThat(ms).as("ms from SIGKILL to secondary-%d's exit", i).isLessThan(2_000);
+            }
+        }
+    }
+
+    @Test
+    void lateSecondary_refusedWhileTheRunGoesOn_thenCtrlCEndsEveryoneCleanly() throws Exception {
+        try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
+            String partition = partition();
+            List<ChildJvm> run = startRun(reg, partition, 1);
+            ChildJvm late = start("late", "sim", RELAY, "--network-role", "secondary", "--name", "secondary-9",
+                    "--registry", reg.uri(), "--partition", partition);
+            assertThat(late.awaitExit(30_000)).as("late; output:%n%s", late.output()).isEqualTo(1);
+            assertThat(late.output()).contains("secondary 'secondary-9'", "[secondary-1]", "--network-secondaries 2");
+            assertThat(run.get(0).process.isAlive()).as("the primary runs on").isTrue();
+            run.get(0).process.destroy(); // SIGTERM, as Ctrl-C
+            // the JVM ends with 128 + SIGTERM once its shutdown hook (the stop signal) is done
+            assertThat(run.get(0).awaitExit(20_000)).as("primary; output:%n%s", run.get(0).output()).isEqualTo(143);
+            assertThat(run.get(1).awaitExit(20_000)).as("secondary-1; output:%n%s", run.get(1).output()).isZero();
+            assertThat(run.get(1).output()).contains("stopped: interrupted");
+        }
+    }
+}
