@@ -6,6 +6,7 @@ import io.tandem.cli.spi.CommandProvider;
 import io.tandem.cli.tools.ControllerCommand;
 import io.tandem.cli.tools.MonitorCommand;
 import io.tandem.cli.tools.RegistryCommand;
+import io.tandem.cli.tools.WorldControlCommand;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = TandemVersion.class,
         description = "Distributed, time-synchronized simulation of robots, bodies and brains.",
-        subcommands = {DemoCommand.class, SimCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class},
+        subcommands = {DemoCommand.class, SimCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class,
+            WorldControlCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class TandemCli implements Callable<Integer> {
 

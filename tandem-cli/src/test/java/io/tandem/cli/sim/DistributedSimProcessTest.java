@@ -130,4 +130,49 @@ class DistributedSimProcessTest {
             assertThat(run.get(1).output()).contains("stopped: interrupted");
         }
     }
+
+    private static long progressIteration(String line) {
+        return Long.parseLong(line.substring("iteration ".length(), line.indexOf(" /")));
+    }
+
+    private int control(String uri, String partition, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of("world-control", "relay"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--registry", uri, "--partition", partition));
+        int code = TandemCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
+        assertThat(out.toString()).as("world-control %s; error output:%n%s", all, err).contains("relay: accepted: " + args[0]);
+        return code;
+    }
+
+    @Test
+    void worldControl_pauseStepResume_primaryAndSecondariesFollow() throws Exception {
+        try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
+            String partition = partition();
+            List<ChildJvm> run = startRun(reg, partition, 2);
+            ChildJvm primary = run.get(0);
+            assertThat(control(reg.uri(), partition, "pause")).isZero();
+            // paused: two progress lines a second apart show the same iteration
+            long[] last = {-1};
+            String still = primary.awaitLine(l -> {
+                if (!l.startsWith("iteration ")) {
+                    return false;
+                }
+                long it = progressIteration(l);
+                boolean same = it == last[0];
+                last[0] = it;
+                return same;
+            }, 30_000);
+            long pausedAt = progressIteration(still);
+            assertThat(control(reg.uri(), partition, "step", "7")).isZero();
+            primary.awaitLine(l -> l.startsWith("iteration ") && progressIteration(l) == pausedAt + 7, 30_000);
+            assertThat(control(reg.uri(), partition, "resume")).isZero();
+            primary.awaitLine(l -> l.startsWith("iteration ") && progressIteration(l) > pausedAt + 100, 30_000);
+            primary.process.destroy();
+            for (int i = 1; i <= 2; i++) {
+                assertThat(run.get(i).awaitExit(20_000)).as("secondary-%d; output:%n%s", i, run.get(i).output()).isZero();
+            }
+        }
+    }
 }
