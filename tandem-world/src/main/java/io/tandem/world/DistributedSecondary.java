@@ -6,8 +6,10 @@ import io.tandem.cosim.PubSubSpec;
 import io.tandem.physics.SolverSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A secondary of a distributed world (Gazebo's {@code --network-role secondary}): simulates the
  * performers the primary assigns to it. {@link #run} blocks the calling thread until the run
- * ends; handlers only enqueue. Allocates per step (messages).
+ * ends; the steps run on the participant's thread, in its data handler (as Gazebo's OnStep runs
+ * on a transport callback), which saves a thread hand-off per step. Allocates per step (messages).
  */
 public final class DistributedSecondary implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DistributedSecondary.class);
@@ -55,7 +58,8 @@ public final class DistributedSecondary implements AutoCloseable {
     private final SolverSettings solver;
     private final LongSupplier clock;
     private final String name;
-    private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Result> done = new CompletableFuture<>();
+    private volatile boolean started;
     private final DataPublisher ackPublisher;
     private final DataPublisher helloPublisher;
     private WorldRunner runner;
@@ -76,9 +80,9 @@ public final class DistributedSecondary implements AutoCloseable {
         this.solver = solver;
         this.clock = clock;
         this.name = participant.name();
-        participant.addParticipantDisconnectedHandler(n -> inbox.add(new Lost(n)));
+        participant.addParticipantDisconnectedHandler(n -> onEvent(new Lost(n)));
         participant.createDataSubscriber("step", PubSubSpec.of(DistributedPrimary.topic(world, "step"), ""),
-                e -> inbox.add(new Frame(e.data())));
+                e -> onEvent(new Frame(e.data())));
         ackPublisher = participant.createDataPublisher("step_ack", PubSubSpec.of(DistributedPrimary.topic(world, "step_ack"), ""), 1);
         helloPublisher = participant.createDataPublisher("announce", PubSubSpec.of(DistributedPrimary.topic(world, "announce"), ""), 1);
     }
@@ -93,62 +97,79 @@ public final class DistributedSecondary implements AutoCloseable {
     public Result run(long startTimeoutNs) {
         helloPublisher.publish(DistributedMessages.encode(new DistributedMessages.Hello(name, world.name(), WorldDigest.of(world))));
         LOG.info("Secondary [{}] waiting for the primary of world '{}'", name, world.name());
-        long deadline = clock.getAsLong() + startTimeoutNs;
-        while (true) {
-            Object ev;
+        try {
             try {
-                if (runner == null) {
-                    long wait = deadline - clock.getAsLong();
-                    ev = wait <= 0 ? null : inbox.poll(wait, TimeUnit.NANOSECONDS);
-                    if (ev == null) {
-                        throw new DistributedRunException(DistributedPrimary.NAME, 0, "secondary '" + name + "': no primary"
-                                + " started world '" + world.name() + "' within " + startTimeoutNs / 1_000_000_000.0
-                                + " s: start 'tandem sim " + world.source() + " --network-role primary' on the same registry"
-                                + " and partition");
-                    }
-                } else {
-                    ev = inbox.take();
+                return done.get(startTimeoutNs, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                if (!started) {
+                    done.completeExceptionally(new DistributedRunException(DistributedPrimary.NAME, 0, "secondary '" + name
+                            + "': no primary started world '" + world.name() + "' within " + startTimeoutNs / 1_000_000_000.0
+                            + " s: start 'tandem sim " + world.source() + " --network-role primary' on the same registry"
+                            + " and partition"));
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new DistributedRunException("", iteration(), "secondary '" + name + "' interrupted");
+                return done.get();
             }
-            if (ev instanceof Lost lost) {
-                if (lost.name().equals(DistributedPrimary.NAME)) {
-                    throw new DistributedRunException(DistributedPrimary.NAME, iteration(), "secondary '" + name
-                            + "' lost the primary at iteration " + iteration() + " (its process ended or stopped"
-                            + " answering); stopping");
-                }
-                continue;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistributedRunException("", iteration(), "secondary '" + name + "' interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
             }
-            DistributedMessages.Message m;
-            try {
-                m = DistributedMessages.decode(((Frame) ev).data());
-            } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Every event, on the participant's thread: steps are served right here (no thread hand-off). */
+    private void onEvent(Object ev) {
+        if (done.isDone()) {
+            return;
+        }
+        try {
+            handle(ev);
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+        }
+    }
+
+    private void handle(Object ev) {
+        if (ev instanceof Lost lost) {
+            if (lost.name().equals(DistributedPrimary.NAME)) {
                 throw new DistributedRunException(DistributedPrimary.NAME, iteration(), "secondary '" + name
-                        + "' got a malformed message from the primary: " + e.getMessage());
+                        + "' lost the primary at iteration " + iteration() + " (its process ended or stopped"
+                        + " answering); stopping");
             }
-            if (m instanceof DistributedMessages.Stop stop) {
-                if (stop.failed()) {
-                    throw new DistributedRunException(DistributedPrimary.NAME, stop.iteration(), "the primary stopped the run"
-                            + " at iteration " + stop.iteration() + ": " + stop.reason());
-                }
-                LOG.info("Secondary [{}] stopped by the primary at iteration {}: {}", name, stop.iteration(), stop.reason());
-                return new Result(iteration(), stop.reason(), handoversIn, handoversOut);
+            return;
+        }
+        DistributedMessages.Message m;
+        try {
+            m = DistributedMessages.decode(((Frame) ev).data());
+        } catch (IllegalArgumentException e) {
+            throw new DistributedRunException(DistributedPrimary.NAME, iteration(), "secondary '" + name
+                    + "' got a malformed message from the primary: " + e.getMessage());
+        }
+        if (m instanceof DistributedMessages.Stop stop) {
+            if (stop.failed()) {
+                throw new DistributedRunException(DistributedPrimary.NAME, stop.iteration(), "the primary stopped the run"
+                        + " at iteration " + stop.iteration() + ": " + stop.reason());
             }
-            if (m instanceof DistributedMessages.Refuse r && r.secondary().equals(name)) {
-                throw new DistributedRunException(DistributedPrimary.NAME, iteration(), "the primary refused secondary '"
-                        + name + "': " + r.reason());
+            LOG.info("Secondary [{}] stopped by the primary at iteration {}: {}", name, stop.iteration(), stop.reason());
+            done.complete(new Result(iteration(), stop.reason(), handoversIn, handoversOut));
+            return;
+        }
+        if (m instanceof DistributedMessages.Refuse r && r.secondary().equals(name)) {
+            throw new DistributedRunException(DistributedPrimary.NAME, iteration(), "the primary refused secondary '"
+                    + name + "': " + r.reason());
+        }
+        if (m instanceof DistributedMessages.Step st) {
+            if (!st.secondaries().contains(name)) {
+                throw new DistributedRunException(DistributedPrimary.NAME, st.iteration(), "secondary '" + name
+                        + "' is not part of the run of world '" + world.name() + "', which started with secondaries "
+                        + st.secondaries() + " and is at iteration " + st.iteration() + "; a run's secondaries are fixed"
+                        + " at its start: restart it with --network-secondaries " + (st.secondaries().size() + 1));
             }
-            if (m instanceof DistributedMessages.Step s) {
-                if (!s.secondaries().contains(name)) {
-                    throw new DistributedRunException(DistributedPrimary.NAME, s.iteration(), "secondary '" + name
-                            + "' is not part of the run of world '" + world.name() + "', which started with secondaries "
-                            + s.secondaries() + " and is at iteration " + s.iteration() + "; a run's secondaries are fixed"
-                            + " at its start: restart it with --network-secondaries " + (s.secondaries().size() + 1));
-                }
-                step(s);
-            }
+            started = true;
+            step(st);
         }
     }
 

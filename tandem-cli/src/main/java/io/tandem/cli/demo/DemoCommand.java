@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = "Runs a built-in demonstration.",
-        subcommands = {CosimDemoCommand.class},
+        subcommands = {CosimDemoCommand.class, io.tandem.cli.sim.WorldDemoCommand.class},
         commandListHeading = "%nDemos:%n")
 public final class DemoCommand implements Callable<Integer> {
 
