@@ -66,10 +66,13 @@ class DistributedSimProcessTest {
     }
 
     /** A primary (paced to real time, so it runs until killed) and two secondaries on a registry of this JVM. */
-    private List<ChildJvm> startRun(Registry reg, String partition, int secondaries) throws Exception {
+    private List<ChildJvm> startRun(Registry reg, String partition, int secondaries, String... primaryArgs) throws Exception {
         List<ChildJvm> run = new ArrayList<>();
-        run.add(start("primary", "sim", RELAY, "--network-role", "primary", "--network-secondaries", Integer.toString(secondaries),
-                "--registry", reg.uri(), "--partition", partition, "--iterations", "100000000", "--rtf", "1"));
+        List<String> args = new ArrayList<>(List.of("sim", RELAY, "--network-role", "primary", "--network-secondaries",
+                Integer.toString(secondaries), "--registry", reg.uri(), "--partition", partition, "--iterations", "100000000",
+                "--rtf", "1"));
+        args.addAll(List.of(primaryArgs));
+        run.add(start("primary", args.toArray(String[]::new)));
         for (int i = 1; i <= secondaries; i++) {
             run.add(start("secondary-" + i, "sim", RELAY, "--network-role", "secondary", "--name", "secondary-" + i,
                     "--registry", reg.uri(), "--partition", partition));
@@ -94,6 +97,25 @@ class DistributedSimProcessTest {
             assertThat(run.get(1).output()).containsPattern("stopped the run at iteration [0-9]+: secondary 'secondary-2' was lost");
             assertThat(primaryMs).as("ms from SIGKILL to the primary's exit").isLessThan(2_000);
             assertThat(otherMs).as("ms from SIGKILL to secondary-1's exit").isLessThan(2_000);
+        }
+    }
+
+    @Test
+    void hungSecondary_ackTimeoutEndsTheRunNamingItAndTheIteration() throws Exception {
+        try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
+            List<ChildJvm> run = startRun(reg, partition(), 2, "--ack-timeout-ms", "400");
+            // SIGSTOP: the process hangs but its membership lingers until failure detection
+            new ProcessBuilder("kill", "-STOP", Long.toString(run.get(2).process.pid())).start().waitFor();
+            try {
+                assertThat(run.get(0).awaitExit(10_000)).as("primary; output:%n%s", run.get(0).output()).isEqualTo(1);
+                // the ack timeout (400 ms) comes before failure detection would call it lost
+                assertThat(run.get(0).output()).containsPattern(
+                        "no step_ack from secondary \\[secondary-2\\] for iteration [0-9]+ within 400.0 ms");
+                assertThat(run.get(1).awaitExit(10_000)).as("secondary-1; output:%n%s", run.get(1).output()).isEqualTo(1);
+                assertThat(run.get(1).output()).containsPattern("stopped the run at iteration [0-9]+: no step_ack from secondary \\[secondary-2\\]");
+            } finally {
+                new ProcessBuilder("kill", "-CONT", Long.toString(run.get(2).process.pid())).start().waitFor();
+            }
         }
     }
 
