@@ -96,6 +96,7 @@ public final class DistributedPrimary implements WorldView {
     /** lockstep overhead: sum over iterations of (round trip - slowest secondary's step), ns */
     private long overheadNs;
     private long overheadSamples;
+    private long slowestStepNs;
 
     /**
      * @param world        the world (the secondaries load the same one)
@@ -295,6 +296,7 @@ public final class DistributedPrimary implements WorldView {
             slowest = Math.max(slowest, a.stepNs());
         }
         overheadNs += Math.max(0, clock.getAsLong() - sent - slowest);
+        slowestStepNs += slowest;
         overheadSamples++;
         Set<String> applied = new HashSet<>();
         for (DistributedMessages.Ack a : acks) {
@@ -500,12 +502,27 @@ public final class DistributedPrimary implements WorldView {
     }
 
     /**
-     * @return the mean lockstep overhead per iteration, ns: the time from publishing a step to
-     *         holding every ack, less the slowest secondary's own step (messages, encoding,
-     *         scheduling); 0 before the first iteration
+     * @return the mean lockstep overhead per iteration since the start or {@link #resetOverhead},
+     *         ns: the time from publishing a step to holding every ack, less the slowest
+     *         secondary's own step (messages, encoding, scheduling); 0 before the first iteration
      */
     public double meanOverheadNs() {
         return overheadSamples == 0 ? 0 : overheadNs / (double) overheadSamples;
+    }
+
+    /**
+     * @return the mean over iterations (since the start or {@link #resetOverhead}) of the slowest
+     *         secondary's own step, ns
+     */
+    public double meanSlowestStepNs() {
+        return overheadSamples == 0 ? 0 : slowestStepNs / (double) overheadSamples;
+    }
+
+    /** Restarts {@link #meanOverheadNs} and {@link #meanSlowestStepNs} (e.g. after the JIT warm-up). */
+    public void resetOverhead() {
+        slowestStepNs = 0;
+        overheadNs = 0;
+        overheadSamples = 0;
     }
 
     /** @return the current assignment, performer to secondary */

@@ -228,21 +228,16 @@ public final class DistributedSecondary implements AutoCloseable {
         }
         long t0 = clock.getAsLong();
         runner.step();
+        long stepNs = clock.getAsLong() - t0;
         // the ack: every dynamic model simulated here, and the full state of released performers
-        List<DistributedMessages.ModelState> states = new ArrayList<>();
-        for (String model : runner.loadedModels()) {
-            World.Model m = world.model(model).orElseThrow();
-            if (!m.isStatic() && !m.links().isEmpty()) {
-                states.add(runner.exportState(model, false));
-            }
-        }
+        List<DistributedMessages.ModelState> states = runner.exportDynamicStates();
         List<DistributedMessages.Handover> released = new ArrayList<>();
         for (String p : s.release()) {
             if (runner.levels().owns(p)) {
                 released.add(handover(p));
             }
         }
-        ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), clock.getAsLong() - t0, states, released)));
+        ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), stepNs, states, released)));
     }
 
     /** A released performer's model and the dynamic models of its levels, with contact warm starts. */

@@ -357,6 +357,58 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     }
 
     /**
+     * @return the state of every loaded dynamic model (world order), without contact warm starts:
+     *         a secondary's ack. One pass over the bodies; allocates the result.
+     */
+    List<DistributedMessages.ModelState> exportDynamicStates() {
+        List<DistributedMessages.ModelState> out = new ArrayList<>();
+        int jc = compiled.model().jointCount();
+        int slots = jc == 0 ? 0 : state.jointImpulse.length / jc;
+        List<PhysicsCompiler.BodyRef> refs = compiled.bodies();
+        int k = 0;
+        for (World.Model m : world.models()) {
+            if (m.isStatic() || m.links().isEmpty() || !levels.isLoaded(m.name())) {
+                continue;
+            }
+            double[] links = new double[DistributedMessages.LINK_VALUES * m.links().size()];
+            // the compiled bodies are in world order, model by model, link by link
+            while (k < refs.size() && !refs.get(k).model().equals(m.name())) {
+                k++;
+            }
+            for (int li = 0; li < m.links().size() && k < refs.size() && refs.get(k).model().equals(m.name()); li++, k++) {
+                int n = refs.get(k).body();
+                int o = DistributedMessages.LINK_VALUES * linkIndex(m, refs.get(k).link(), li);
+                System.arraycopy(state.pos, 3 * n, links, o, 3);
+                System.arraycopy(state.quat, 4 * n, links, o + 3, 4);
+                System.arraycopy(state.linVel, 3 * n, links, o + 7, 3);
+                System.arraycopy(state.angVel, 3 * n, links, o + 10, 3);
+            }
+            double[] joints = new double[slots * m.joints().size()];
+            for (int j = 0; j < m.joints().size(); j++) {
+                Integer idx = compiled.joints().get(PhysicsCompiler.Compiled.key(m.name(), m.joints().get(j).name()));
+                if (idx != null) {
+                    System.arraycopy(state.jointImpulse, slots * idx, joints, slots * j, slots);
+                }
+            }
+            out.add(new DistributedMessages.ModelState(m.name(), links, joints, List.of()));
+        }
+        return out;
+    }
+
+    /** The index of a link in its model: the expected one when it matches, else a search. */
+    private static int linkIndex(World.Model m, String link, int expected) {
+        if (expected < m.links().size() && m.links().get(expected).name().equals(link)) {
+            return expected;
+        }
+        for (int i = 0; i < m.links().size(); i++) {
+            if (m.links().get(i).name().equals(link)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no link '" + link + "' in model '" + m.name() + "'");
+    }
+
+    /**
      * @param model    a loaded model
      * @param contacts whether to include its bodies' contact warm starts (a handover)
      * @return its full dynamic state, or null when it is not loaded

@@ -246,9 +246,16 @@ public final class SimCommand implements Callable<Integer> {
             long start = System.nanoTime();
             long lastProgress = start;
             double stepS = w.stepSizeNs() / 1e9;
+            // the second half of the run, after the JIT warm-up
+            long halfNs = -1;
+            long halfSimNs = 0;
             for (long i = 0; i < iterations; i++) {
                 runner.step();
                 long now = System.nanoTime();
+                if (halfNs < 0 && runner.iteration() >= iterations / 2) {
+                    halfNs = now;
+                    halfSimNs = runner.simTimeNs();
+                }
                 if (rtf > 0) {
                     // pace: simulated time / rtf must not run ahead of wall time
                     long due = start + (long) (runner.simTimeNs() / rtf);
@@ -263,11 +270,13 @@ public final class SimCommand implements Callable<Integer> {
                             runner.simTimeNs() / (double) (now - start), runner.loadedModels().size());
                 }
             }
-            double wallS = (System.nanoTime() - start) / 1e9;
-            out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.2f,"
-                            + " %d level loads/unloads, %d models loaded at the end, seed %d%n",
+            long end = System.nanoTime();
+            double wallS = (end - start) / 1e9;
+            double secondHalf = end == halfNs ? 0 : (runner.simTimeNs() - halfSimNs) / (double) (end - halfNs);
+            out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.2f"
+                            + " (second half %.2f), %d level loads/unloads, %d models loaded at the end, seed %d%n",
                     w.name(), runner.iteration(), stepS, runner.simTimeNs() / 1e9, wallS,
-                    runner.simTimeNs() / 1e9 / wallS, levelEvents[0], runner.loadedModels().size(), seed);
+                    runner.simTimeNs() / 1e9 / wallS, secondHalf, levelEvents[0], runner.loadedModels().size(), seed);
             done = true;
         } finally {
             if (tmp != null) {
