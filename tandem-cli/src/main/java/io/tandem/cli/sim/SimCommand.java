@@ -273,8 +273,8 @@ public final class SimCommand implements Callable<Integer> {
             long end = System.nanoTime();
             double wallS = (end - start) / 1e9;
             double secondHalf = end == halfNs ? 0 : (runner.simTimeNs() - halfSimNs) / (double) (end - halfNs);
-            out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.2f"
-                            + " (second half %.2f), %d level loads/unloads, %d models loaded at the end, seed %d%n",
+            out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.4g"
+                            + " (second half %.4g), %d level loads/unloads, %d models loaded at the end, seed %d%n",
                     w.name(), runner.iteration(), stepS, runner.simTimeNs() / 1e9, wallS,
                     runner.simTimeNs() / 1e9 / wallS, secondHalf, levelEvents[0], runner.loadedModels().size(), seed);
             done = true;
