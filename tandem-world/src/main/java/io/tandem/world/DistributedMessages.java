@@ -89,10 +89,16 @@ final class DistributedMessages {
         }
     }
 
-    /** secondary -> primary, once per iteration; stepNs: how long its step took (for the overhead figure). */
-    record Ack(String secondary, long iteration, long stepNs, List<ModelState> states, List<Handover> released) implements Message {
+    /**
+     * secondary -> primary, once per iteration: stepNs, how long its step took (for the overhead
+     * figure); models, the world indices of the dynamic models it simulates, and values, their
+     * body states one after the other (13 per link, as in {@link ModelState}): one block, not an
+     * object per model (a secondary of a heavy world reports thousands); released, the full state
+     * of the performers it was asked to release.
+     */
+    record Ack(String secondary, long iteration, long stepNs, int[] models, double[] values, List<Handover> released)
+            implements Message {
         Ack {
-            states = List.copyOf(states);
             released = List.copyOf(released);
         }
     }
@@ -143,7 +149,8 @@ final class DistributedMessages {
             w.putString(a.secondary());
             w.putLong(a.iteration());
             w.putLong(a.stepNs());
-            w.putStates(a.states());
+            w.putInts(a.models());
+            w.putDoubles(a.values());
             w.putHandovers(a.released());
             return w.bytes();
         }
@@ -186,7 +193,7 @@ final class DistributedMessages {
             Message m = switch (frame[4]) {
                 case KIND_HELLO -> new Hello(string(b), string(b), string(b));
                 case KIND_STEP -> step(b);
-                case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), states(b), handovers(b));
+                case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), ints(b), doubles(b), handovers(b));
                 case KIND_STOP -> new Stop(b.getLong(), b.get() != 0, string(b));
                 case KIND_REFUSE -> new Refuse(string(b), string(b));
                 case KIND_CONTROL -> {
@@ -277,6 +284,17 @@ final class DistributedMessages {
         return out;
     }
 
+    private static int[] ints(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining() / 4) {
+            throw new IllegalArgumentException("bad index count " + n + ": a truncated or corrupt distributed-world message");
+        }
+        int[] v = new int[n];
+        b.asIntBuffer().get(v);
+        b.position(b.position() + 4 * n);
+        return v;
+    }
+
     private static double[] doubles(ByteBuffer b) {
         int n = b.getInt();
         if (n < 0 || n > b.remaining() / 8) {
@@ -332,6 +350,13 @@ final class DistributedMessages {
             for (String x : s) {
                 putString(x);
             }
+        }
+
+        void putInts(int[] v) {
+            ensure(4 + 4 * v.length);
+            buf.putInt(v.length);
+            buf.asIntBuffer().put(v);
+            buf.position(buf.position() + 4 * v.length);
         }
 
         void putDoubles(double[] d) {

@@ -4,7 +4,6 @@ import io.tandem.cosim.DataPublisher;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.PubSubSpec;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -93,6 +92,8 @@ public final class DistributedPrimary implements WorldView {
     private long iteration;
     private long simTimeNs;
     private long handovers;
+    /** per world model: its state was taken from an ack this iteration (the first secondary wins) */
+    private final boolean[] taken;
     /** lockstep overhead: sum over iterations of (round trip - slowest secondary's step), ns */
     private long overheadNs;
     private long overheadSamples;
@@ -121,6 +122,7 @@ public final class DistributedPrimary implements WorldView {
         this.digest = WorldDigest.of(world);
         this.levels = new LevelManager(world, true);
         this.scene = new DistributedScene(world);
+        this.taken = new boolean[world.models().size()];
         participant.addParticipantDisconnectedHandler(n -> inbox.add(new Lost(n)));
         stepPublisher = participant.createDataPublisher("step", PubSubSpec.of(topic(world, "step"), ""), 1);
         participant.createDataSubscriber("step_ack", PubSubSpec.of(topic(world, "step_ack"), ""),
@@ -298,12 +300,12 @@ public final class DistributedPrimary implements WorldView {
         overheadNs += Math.max(0, clock.getAsLong() - sent - slowest);
         slowestStepNs += slowest;
         overheadSamples++;
-        Set<String> applied = new HashSet<>();
+        java.util.Arrays.fill(taken, false);
         for (DistributedMessages.Ack a : acks) {
-            for (DistributedMessages.ModelState s : a.states()) {
-                if (applied.add(s.model())) {
-                    scene.apply(s, a.secondary());
-                }
+            try {
+                scene.apply(a.models(), a.values(), taken, a.secondary());
+            } catch (IllegalArgumentException e) {
+                fail(a.secondary(), e.getMessage());
             }
             for (DistributedMessages.Handover h : a.released()) {
                 released.put(h.performer(), h);

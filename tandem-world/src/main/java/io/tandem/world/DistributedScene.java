@@ -17,9 +17,11 @@ final class DistributedScene {
     private final Map<String, double[]> links = new HashMap<>();
     private final Map<String, Pose[]> bodyInLink = new HashMap<>();
     private final Map<String, Pose> firstLinkInModel = new HashMap<>();
+    private final List<String> names;
 
     DistributedScene(World world) {
         List<String> all = world.models().stream().map(World.Model::name).toList();
+        names = all;
         PhysicsCompiler.Compiled c = PhysicsCompiler.compile(world, all, SolverSettings.subAdmm(1));
         PhysicsState s = c.model().newState();
         Map<String, PhysicsCompiler.BodyRef> refs = new HashMap<>();
@@ -45,16 +47,35 @@ final class DistributedScene {
         }
     }
 
-    /** Takes a model's state from an ack. Unknown models and mismatched sizes are refused. */
-    void apply(DistributedMessages.ModelState st, String from) {
-        double[] v = links.get(st.model());
-        if (v == null || v.length != st.links().length) {
-            throw new IllegalArgumentException("secondary '" + from + "' reported model '" + st.model() + "' with "
-                    + st.links().length / DistributedMessages.LINK_VALUES + " links, which this world "
-                    + (v == null ? "does not have" : "models with " + v.length / DistributedMessages.LINK_VALUES + " links")
-                    + ": every process must load the same world");
+    /**
+     * Takes the states of an ack's block; a model already taken this iteration (another
+     * secondary reported it first) is skipped.
+     *
+     * @param taken per world model index: taken this iteration; updated
+     * @throws IllegalArgumentException for an index or a size that does not fit this world
+     */
+    void apply(int[] models, double[] values, boolean[] taken, String from) {
+        int o = 0;
+        for (int mi : models) {
+            if (mi < 0 || mi >= names.size()) {
+                throw new IllegalArgumentException("secondary '" + from + "' reported model index " + mi + ", which this world"
+                        + " does not have: every process must load the same world");
+            }
+            double[] v = links.get(names.get(mi));
+            if (o + v.length > values.length) {
+                throw new IllegalArgumentException("secondary '" + from + "' reported " + values.length + " state values, too"
+                        + " few for its models: every process must load the same world");
+            }
+            if (!taken[mi]) {
+                taken[mi] = true;
+                System.arraycopy(values, o, v, 0, v.length);
+            }
+            o += v.length;
         }
-        System.arraycopy(st.links(), 0, v, 0, v.length);
+        if (o != values.length) {
+            throw new IllegalArgumentException("secondary '" + from + "' reported " + values.length + " state values for "
+                    + o + ": every process must load the same world");
+        }
     }
 
     /** @return a model's pose (see {@link WorldView#modelPose}), or null for an unknown or link-less model */

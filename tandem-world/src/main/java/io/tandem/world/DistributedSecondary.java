@@ -183,7 +183,7 @@ public final class DistributedSecondary implements AutoCloseable {
                 LOG.info("Paused at iteration {}", s.iteration());
                 pausedLogged = true;
             }
-            ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), 0, List.of(), List.of())));
+            ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), 0, new int[0], new double[0], List.of())));
             return;
         }
         pausedLogged = false;
@@ -230,14 +230,14 @@ public final class DistributedSecondary implements AutoCloseable {
         runner.step();
         long stepNs = clock.getAsLong() - t0;
         // the ack: every dynamic model simulated here, and the full state of released performers
-        List<DistributedMessages.ModelState> states = runner.exportDynamicStates();
+        WorldRunner.StateBlock states = runner.exportDynamicStates();
         List<DistributedMessages.Handover> released = new ArrayList<>();
         for (String p : s.release()) {
             if (runner.levels().owns(p)) {
                 released.add(handover(p));
             }
         }
-        ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), stepNs, states, released)));
+        ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), stepNs, states.models(), states.values(), released)));
     }
 
     /** A released performer's model and the dynamic models of its levels, with contact warm starts. */

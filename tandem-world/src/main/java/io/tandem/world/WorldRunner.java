@@ -356,43 +356,46 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         imports.put(in.model(), in);
     }
 
+    /** The states of the loaded dynamic models: their world indices, then 13 values per link. */
+    record StateBlock(int[] models, double[] values) {
+    }
+
     /**
-     * @return the state of every loaded dynamic model (world order), without contact warm starts:
-     *         a secondary's ack. One pass over the bodies; allocates the result.
+     * @return the state of every loaded dynamic model (world order), without joint or contact
+     *         warm starts: a secondary's ack. One pass over the bodies; allocates the result.
      */
-    List<DistributedMessages.ModelState> exportDynamicStates() {
-        List<DistributedMessages.ModelState> out = new ArrayList<>();
-        int jc = compiled.model().jointCount();
-        int slots = jc == 0 ? 0 : state.jointImpulse.length / jc;
+    StateBlock exportDynamicStates() {
         List<PhysicsCompiler.BodyRef> refs = compiled.bodies();
-        int k = 0;
-        for (World.Model m : world.models()) {
-            if (m.isStatic() || m.links().isEmpty() || !levels.isLoaded(m.name())) {
-                continue;
+        int[] models = new int[world.models().size()];
+        int count = 0;
+        int links = 0;
+        for (int mi = 0; mi < world.models().size(); mi++) {
+            World.Model m = world.models().get(mi);
+            if (!m.isStatic() && !m.links().isEmpty() && levels.isLoaded(m.name())) {
+                models[count++] = mi;
+                links += m.links().size();
             }
-            double[] links = new double[DistributedMessages.LINK_VALUES * m.links().size()];
+        }
+        double[] values = new double[DistributedMessages.LINK_VALUES * links];
+        int k = 0;
+        int base = 0;
+        for (int c = 0; c < count; c++) {
+            World.Model m = world.models().get(models[c]);
             // the compiled bodies are in world order, model by model, link by link
             while (k < refs.size() && !refs.get(k).model().equals(m.name())) {
                 k++;
             }
             for (int li = 0; li < m.links().size() && k < refs.size() && refs.get(k).model().equals(m.name()); li++, k++) {
                 int n = refs.get(k).body();
-                int o = DistributedMessages.LINK_VALUES * linkIndex(m, refs.get(k).link(), li);
-                System.arraycopy(state.pos, 3 * n, links, o, 3);
-                System.arraycopy(state.quat, 4 * n, links, o + 3, 4);
-                System.arraycopy(state.linVel, 3 * n, links, o + 7, 3);
-                System.arraycopy(state.angVel, 3 * n, links, o + 10, 3);
+                int o = base + DistributedMessages.LINK_VALUES * linkIndex(m, refs.get(k).link(), li);
+                System.arraycopy(state.pos, 3 * n, values, o, 3);
+                System.arraycopy(state.quat, 4 * n, values, o + 3, 4);
+                System.arraycopy(state.linVel, 3 * n, values, o + 7, 3);
+                System.arraycopy(state.angVel, 3 * n, values, o + 10, 3);
             }
-            double[] joints = new double[slots * m.joints().size()];
-            for (int j = 0; j < m.joints().size(); j++) {
-                Integer idx = compiled.joints().get(PhysicsCompiler.Compiled.key(m.name(), m.joints().get(j).name()));
-                if (idx != null) {
-                    System.arraycopy(state.jointImpulse, slots * idx, joints, slots * j, slots);
-                }
-            }
-            out.add(new DistributedMessages.ModelState(m.name(), links, joints, List.of()));
+            base += DistributedMessages.LINK_VALUES * m.links().size();
         }
-        return out;
+        return new StateBlock(java.util.Arrays.copyOf(models, count), values);
     }
 
     /** The index of a link in its model: the expected one when it matches, else a search. */
