@@ -9,8 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +43,14 @@ import org.slf4j.LoggerFactory;
  * Failures end the run for everyone: the primary publishes stop with the reason (the lost peer
  * and the iteration), waits briefly for the secondaries to leave, and throws.
  *
- * Threads: the participant's handlers only enqueue (frames, losses); everything else runs on the
- * caller's thread, which blocks on the queue while it waits (no spinning: a primary and two
- * secondaries share two cores in the tests).
+ * Threads: one monitor (this object) guards all state. The participant's handlers (acks, hellos,
+ * commands, losses) take it and act at once; the caller's thread takes it to step and waits on it
+ * (Object.wait releases it) for acks. In a free run (runUntil) the handler that receives the last
+ * ack of an iteration completes it and publishes the next step itself, so no thread hand-off lies
+ * on the lockstep path; the caller's thread only watches the ack timeout and takes back control at
+ * the end of a slice, at a pause or on a failure. A failure found by a handler is recorded, the stop
+ * published, and thrown on the caller's thread. Listeners run on whichever thread completes the
+ * iteration, always under the monitor.
  */
 
 /**
@@ -63,12 +66,6 @@ public final class DistributedPrimary implements WorldView {
     public static final String NAME = "primary";
     private static final long LEAVE_WAIT_NS = 1_500_000_000L;
 
-    private record Frame(byte[] data) {
-    }
-
-    private record Lost(String name) {
-    }
-
     private final World world;
     private final Participant participant;
     private final int expected;
@@ -77,7 +74,6 @@ public final class DistributedPrimary implements WorldView {
     private final String digest;
     private final LevelManager levels;
     private final DistributedScene scene;
-    private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     private final DataPublisher stepPublisher;
     private final List<WorldView.Listener> listeners = new ArrayList<>();
     private final Set<String> joined = new LinkedHashSet<>();
@@ -98,6 +94,19 @@ public final class DistributedPrimary implements WorldView {
     private long overheadNs;
     private long overheadSamples;
     private long slowestStepNs;
+    /** the iteration whose acks are awaited (-1: none), whether it is a pause announcement, and the acks */
+    private long awaiting = -1;
+    private boolean awaitingPause;
+    private long sentAtNs;
+    private final Map<String, DistributedMessages.Ack> acks = new LinkedHashMap<>();
+    /** the level changes of the iteration in flight */
+    private LevelManager.Changes inFlightChanges;
+    /** a failure found by a handler, thrown on the caller's thread */
+    private RuntimeException failure;
+    /** a free run: handlers step on until autoUntil or autoDeadlineNs */
+    private boolean auto;
+    private long autoUntil;
+    private long autoDeadlineNs;
 
     /**
      * @param world        the world (the secondaries load the same one)
@@ -123,14 +132,11 @@ public final class DistributedPrimary implements WorldView {
         this.levels = new LevelManager(world, true);
         this.scene = new DistributedScene(world);
         this.taken = new boolean[world.models().size()];
-        participant.addParticipantDisconnectedHandler(n -> inbox.add(new Lost(n)));
+        participant.addParticipantDisconnectedHandler(this::onLost);
         stepPublisher = participant.createDataPublisher("step", PubSubSpec.of(topic(world, "step"), ""), 1);
-        participant.createDataSubscriber("step_ack", PubSubSpec.of(topic(world, "step_ack"), ""),
-                e -> inbox.add(new Frame(e.data())));
-        participant.createDataSubscriber("announce", PubSubSpec.of(topic(world, "announce"), ""),
-                e -> inbox.add(new Frame(e.data())));
-        participant.createDataSubscriber("control", PubSubSpec.of(topic(world, "control"), ""),
-                e -> inbox.add(new Frame(e.data())));
+        participant.createDataSubscriber("step_ack", PubSubSpec.of(topic(world, "step_ack"), ""), e -> onFrame(e.data()));
+        participant.createDataSubscriber("announce", PubSubSpec.of(topic(world, "announce"), ""), e -> onFrame(e.data()));
+        participant.createDataSubscriber("control", PubSubSpec.of(topic(world, "control"), ""), e -> onFrame(e.data()));
         // the same commands as a call, answered once queued (tandem world-control)
         io.tandem.cosim.RpcServer[] server = new io.tandem.cosim.RpcServer[1];
         server[0] = participant.createRpcServer("control", io.tandem.cosim.RpcSpec.of(topic(world, "control"), ""), call -> {
@@ -138,7 +144,7 @@ public final class DistributedPrimary implements WorldView {
             try {
                 DistributedMessages.Message m = DistributedMessages.decode(call.argumentData());
                 if (m instanceof DistributedMessages.Control c) {
-                    inbox.add(new Frame(call.argumentData()));
+                    onFrame(call.argumentData());
                     reply = "accepted: " + c.command().name().toLowerCase(java.util.Locale.ROOT)
                             + (c.command() == DistributedMessages.Command.STEP ? " " + c.count() : "");
                 } else {
@@ -198,17 +204,17 @@ public final class DistributedPrimary implements WorldView {
      * @return the secondaries, in name order
      * @throws DistributedRunException when they do not all come in time
      */
-    public List<String> awaitSecondaries(long timeoutNs) {
+    public synchronized List<String> awaitSecondaries(long timeoutNs) {
         long deadline = clock.getAsLong() + timeoutNs;
         while (joined.size() < expected) {
-            Object ev = take(deadline);
-            if (ev == null) {
+            long left = deadline - clock.getAsLong();
+            if (left <= 0) {
                 throw new DistributedRunException("", 0, "only " + joined.size() + " of " + expected + " secondaries "
                         + joined + " joined world '" + world.name() + "' within " + timeoutNs / 1_000_000_000.0 + " s: start "
                         + expected + " with 'tandem sim " + world.source() + " --network-role secondary' on the same registry"
                         + " and partition, or give --network-secondaries " + joined.size());
             }
-            handle(ev, -1);
+            waitNs(left);
         }
         List<String> sorted = new ArrayList<>(joined);
         sorted.sort(null);
@@ -226,23 +232,27 @@ public final class DistributedPrimary implements WorldView {
      * @throws DistributedRunException when a secondary is lost or late: the run is over
      * @throws IllegalStateException   before {@link #awaitSecondaries}
      */
-    public boolean advance() {
+    public synchronized boolean advance() {
         if (affinities == null) {
             throw new IllegalStateException("call awaitSecondaries first");
         }
-        drain();
+        throwIfFailed();
         if (paused && stepsWhilePaused == 0 && iteration > 0) {
             if (!pauseAnnounced) {
+                awaiting = iteration;
+                awaitingPause = true;
+                acks.clear();
+                sentAtNs = clock.getAsLong();
                 publish(new DistributedMessages.Step(iteration, simTimeNs, world.stepSizeNs(), true, secondaries, List.of(),
                         List.of(), List.of()));
-                awaitAcks(iteration);
+                awaitAcks();
+                awaiting = -1;
+                awaitingPause = false;
                 pauseAnnounced = true;
                 LOG.info("Paused at iteration {}", iteration);
             } else {
-                Object ev = take(clock.getAsLong() + 10_000_000L);
-                if (ev != null) {
-                    handle(ev, -1);
-                }
+                waitNs(10_000_000L);
+                throwIfFailed();
             }
             return false;
         }
@@ -250,11 +260,56 @@ public final class DistributedPrimary implements WorldView {
             stepsWhilePaused--;
         }
         pauseAnnounced = false;
-        stepOnce();
+        begin();
+        awaitAcks();
+        complete();
+        throwIfFailed();
         return true;
     }
 
-    private void stepOnce() {
+    /**
+     * Runs iterations freely (as fast as the secondaries go) until the given iteration, for at most
+     * a slice of wall time, or until paused; the lockstep runs on the participant's thread meanwhile.
+     *
+     * @param untilIteration the iteration to stop at
+     * @param sliceNs        the longest this call runs, ns (the caller prints progress between slices)
+     * @return whether an iteration ran
+     * @throws DistributedRunException when a secondary is lost or late: the run is over
+     */
+    public synchronized boolean runUntil(long untilIteration, long sliceNs) {
+        if (affinities == null) {
+            throw new IllegalStateException("call awaitSecondaries first");
+        }
+        throwIfFailed();
+        if (paused || iteration == 0 || iteration >= untilIteration) {
+            // a paused run, and the first iteration (its listeners report iteration 0), go step by step
+            return iteration < untilIteration && advance();
+        }
+        long before = iteration;
+        auto = true;
+        autoUntil = untilIteration;
+        autoDeadlineNs = clock.getAsLong() + sliceNs;
+        begin();
+        while (auto && failure == null) {
+            long left = sentAtNs + ackTimeoutNs - clock.getAsLong();
+            if (left <= 0) {
+                ackTimeout();
+                break;
+            }
+            waitNs(left);
+        }
+        auto = false;
+        if (awaiting >= 0 && failure == null) {
+            // the slice ended while an iteration was in flight (the timeout check woke us): finish it here
+            awaitAcks();
+            complete();
+        }
+        throwIfFailed();
+        return iteration > before;
+    }
+
+    /** Prepares and publishes the next iteration's step (under the monitor). */
+    private void begin() {
         if (initialChanges != null) {
             LevelManager.Changes c = initialChanges;
             initialChanges = null;
@@ -289,112 +344,137 @@ public final class DistributedPrimary implements WorldView {
         }
         pending = next;
         released = new LinkedHashMap<>();
-        long sent = clock.getAsLong();
+        inFlightChanges = changes;
+        awaiting = it;
+        acks.clear();
+        sentAtNs = clock.getAsLong();
         publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, secondaries,
                 effective, release, carried));
-        List<DistributedMessages.Ack> acks = awaitAcks(it);
+    }
+
+    /** Takes the acks of the iteration in flight into the scene and reports it (under the monitor). */
+    private void complete() {
         long slowest = 0;
-        for (DistributedMessages.Ack a : acks) {
-            slowest = Math.max(slowest, a.stepNs());
-        }
-        overheadNs += Math.max(0, clock.getAsLong() - sent - slowest);
-        slowestStepNs += slowest;
-        overheadSamples++;
         java.util.Arrays.fill(taken, false);
-        for (DistributedMessages.Ack a : acks) {
+        for (String name : secondaries) {
+            DistributedMessages.Ack a = acks.get(name);
+            slowest = Math.max(slowest, a.stepNs());
             try {
                 scene.apply(a.models(), a.values(), taken, a.secondary());
             } catch (IllegalArgumentException e) {
-                fail(a.secondary(), e.getMessage());
+                failLater(a.secondary(), e.getMessage());
+                return;
             }
             for (DistributedMessages.Handover h : a.released()) {
                 released.put(h.performer(), h);
             }
         }
-        iteration = it;
+        overheadNs += Math.max(0, clock.getAsLong() - sentAtNs - slowest);
+        slowestStepNs += slowest;
+        overheadSamples++;
+        iteration = awaiting;
         simTimeNs += world.stepSizeNs();
+        awaiting = -1;
+        acks.clear();
         for (WorldView.Listener l : listeners) {
-            l.stepped(this, it, changes);
+            l.stepped(this, iteration, inFlightChanges);
         }
     }
 
-    /** Waits for one ack of this iteration from every secondary; the result is in secondary order. */
-    private List<DistributedMessages.Ack> awaitAcks(long it) {
-        Map<String, DistributedMessages.Ack> got = new LinkedHashMap<>();
-        long deadline = clock.getAsLong() + ackTimeoutNs;
-        while (got.size() < secondaries.size()) {
-            Object ev = take(deadline);
-            if (ev == null) {
-                List<String> missing = new ArrayList<>(secondaries);
-                missing.removeAll(got.keySet());
-                fail(missing.get(0), "no step_ack from secondary" + (missing.size() > 1 ? "s " : " ") + missing
-                        + " for iteration " + it + " within " + ackTimeoutNs / 1_000_000.0 + " ms: it is hung or too slow"
-                        + " (raise --ack-timeout-ms if its steps are that long); stopping the run");
+    /** Waits (the monitor released) until every ack of the iteration in flight is in, or fails. */
+    private void awaitAcks() {
+        while (failure == null && acks.size() < secondaries.size()) {
+            long left = sentAtNs + ackTimeoutNs - clock.getAsLong();
+            if (left <= 0) {
+                ackTimeout();
+                break;
             }
-            DistributedMessages.Ack a = handle(ev, it);
-            if (a != null) {
-                got.put(a.secondary(), a);
-            }
+            waitNs(left);
         }
-        List<DistributedMessages.Ack> out = new ArrayList<>();
-        for (String s : secondaries) {
-            out.add(got.get(s));
-        }
-        return out;
+        throwIfFailed();
     }
 
-    private Object take(long deadlineNs) {
-        long wait = deadlineNs - clock.getAsLong();
+    private void ackTimeout() {
+        List<String> missing = new ArrayList<>(secondaries);
+        missing.removeAll(acks.keySet());
+        failLater(missing.get(0), "no step_ack from secondary" + (missing.size() > 1 ? "s " : " ") + missing
+                + " for iteration " + awaiting + " within " + ackTimeoutNs / 1_000_000.0 + " ms: it is hung or too slow"
+                + " (raise --ack-timeout-ms if its steps are that long); stopping the run");
+    }
+
+    /** Object.wait for up to ns (the monitor is held); an interrupt fails the run. */
+    private void waitNs(long ns) {
         try {
-            return wait <= 0 ? inbox.poll() : inbox.poll(wait, TimeUnit.NANOSECONDS);
+            long ms = ns / 1_000_000;
+            wait(Math.max(0, ms), (int) Math.max(ms == 0 ? 1 : 0, ns % 1_000_000));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            fail("", "interrupted at iteration " + iteration);
-            return null;
+            failLater("", "interrupted at iteration " + iteration);
         }
     }
 
-    private void drain() {
-        Object ev;
-        while ((ev = inbox.poll()) != null) {
-            handle(ev, -1);
+    /** A participant left (on the participant's thread). */
+    private synchronized void onLost(String name) {
+        if (secondaries.contains(name)) {
+            failLater(name, "secondary '" + name + "' was lost at iteration " + iteration
+                    + " (its process ended or stopped answering); stopping the run");
+        } else if (affinities == null && joined.remove(name)) {
+            LOG.warn("Secondary [{}] left before the run started", name);
         }
+        notifyAll();
     }
 
-    /** Handles one event; returns an ack of iteration {@code ackOf}, or null. */
-    private DistributedMessages.Ack handle(Object ev, long ackOf) {
-        if (ev instanceof Lost lost) {
-            if (secondaries.contains(lost.name())) {
-                fail(lost.name(), "secondary '" + lost.name() + "' was lost at iteration " + iteration
-                        + " (its process ended or stopped answering); stopping the run");
-            }
-            if (affinities == null && joined.remove(lost.name())) {
-                LOG.warn("Secondary [{}] left before the run started", lost.name());
-            }
-            return null;
-        }
-        DistributedMessages.Message m;
+    /** A message (on the participant's thread). */
+    private synchronized void onFrame(byte[] frame) {
         try {
-            m = DistributedMessages.decode(((Frame) ev).data());
-        } catch (IllegalArgumentException e) {
-            fail("", "a malformed message reached the primary of world '" + world.name() + "': " + e.getMessage());
-            return null;
-        }
-        if (m instanceof DistributedMessages.Hello h) {
-            hello(h);
-        } else if (m instanceof DistributedMessages.Ack a) {
-            if (!secondaries.contains(a.secondary())) {
-                LOG.warn("Ignored a step_ack from [{}], which is not a secondary of this run", a.secondary());
-            } else if (a.iteration() == ackOf) {
-                return a;
-            } else if (a.iteration() > ackOf) {
-                fail(a.secondary(), "secondary '" + a.secondary() + "' acked iteration " + a.iteration() + " while the primary"
-                        + " waits for " + ackOf + ": the protocol is out of step; stopping the run");
+            DistributedMessages.Message m;
+            try {
+                m = DistributedMessages.decode(frame);
+            } catch (IllegalArgumentException e) {
+                failLater("", "a malformed message reached the primary of world '" + world.name() + "': " + e.getMessage());
+                return;
             }
-        } else if (m instanceof DistributedMessages.Control c) {
-            control(c);
+            if (m instanceof DistributedMessages.Hello h) {
+                hello(h);
+            } else if (m instanceof DistributedMessages.Ack a) {
+                ack(a);
+            } else if (m instanceof DistributedMessages.Control c) {
+                control(c);
+            }
+        } catch (RuntimeException e) {
+            // a listener failed in a free run: the caller's thread throws it
+            if (failure == null) {
+                failure = e;
+                auto = false;
+                publish(new DistributedMessages.Stop(iteration, true, "the primary failed: " + e));
+            }
+        } finally {
+            notifyAll();
         }
-        return null;
+    }
+
+    private void ack(DistributedMessages.Ack a) {
+        if (!secondaries.contains(a.secondary())) {
+            LOG.warn("Ignored a step_ack from [{}], which is not a secondary of this run", a.secondary());
+            return;
+        }
+        if (a.iteration() != awaiting) {
+            if (awaiting >= 0 && a.iteration() > awaiting) {
+                failLater(a.secondary(), "secondary '" + a.secondary() + "' acked iteration " + a.iteration() + " while the"
+                        + " primary waits for " + awaiting + ": the protocol is out of step; stopping the run");
+            }
+            return;
+        }
+        acks.put(a.secondary(), a);
+        if (acks.size() == secondaries.size() && auto && !awaitingPause && failure == null) {
+            // a free run: complete the iteration and publish the next step right here
+            complete();
+            if (failure == null && iteration < autoUntil && !paused && clock.getAsLong() < autoDeadlineNs) {
+                begin();
+            } else {
+                auto = false;
+            }
+        }
     }
 
     private void hello(DistributedMessages.Hello h) {
@@ -438,22 +518,25 @@ public final class DistributedPrimary implements WorldView {
     }
 
     /** Pauses the run after the current iteration (safe from any thread). */
-    public void pause() {
-        inbox.add(new Frame(DistributedMessages.encode(new DistributedMessages.Control(DistributedMessages.Command.PAUSE, 0))));
+    public synchronized void pause() {
+        control(new DistributedMessages.Control(DistributedMessages.Command.PAUSE, 0));
+        notifyAll();
     }
 
     /** Resumes a paused run (safe from any thread). */
-    public void resume() {
-        inbox.add(new Frame(DistributedMessages.encode(new DistributedMessages.Control(DistributedMessages.Command.RESUME, 0))));
+    public synchronized void resume() {
+        control(new DistributedMessages.Control(DistributedMessages.Command.RESUME, 0));
+        notifyAll();
     }
 
     /** @param n iterations to run while paused (safe from any thread; ignored when not paused) */
-    public void stepWhilePaused(long n) {
-        inbox.add(new Frame(DistributedMessages.encode(new DistributedMessages.Control(DistributedMessages.Command.STEP, n))));
+    public synchronized void stepWhilePaused(long n) {
+        control(new DistributedMessages.Control(DistributedMessages.Command.STEP, n));
+        notifyAll();
     }
 
-    /** @return whether the run is paused (read on the stepping thread) */
-    public boolean isPaused() {
+    /** @return whether the run is paused */
+    public synchronized boolean isPaused() {
         return paused;
     }
 
@@ -462,16 +545,29 @@ public final class DistributedPrimary implements WorldView {
      *
      * @param reason why, for the secondaries' logs
      */
-    public void finish(String reason) {
+    public synchronized void finish(String reason) {
         publish(new DistributedMessages.Stop(iteration, false, reason));
         awaitLeave();
     }
 
-    private void fail(String peer, String message) {
+    /** Records a failure and tells the secondaries (under the monitor; any thread). */
+    private void failLater(String peer, String message) {
+        if (failure != null) {
+            return;
+        }
         LOG.error("{}", message);
+        failure = new DistributedRunException(peer, iteration, message);
+        auto = false;
         publish(new DistributedMessages.Stop(iteration, true, message));
-        awaitLeave();
-        throw new DistributedRunException(peer, iteration, message);
+        notifyAll();
+    }
+
+    /** On the caller's thread: after a failure, waits for the secondaries to leave and throws it. */
+    private void throwIfFailed() {
+        if (failure != null) {
+            awaitLeave();
+            throw failure;
+        }
     }
 
     /** Waits until the secondaries left (they do on stop), at most LEAVE_WAIT_NS. */
@@ -485,7 +581,12 @@ public final class DistributedPrimary implements WorldView {
             if (!any) {
                 return;
             }
-            take(Math.min(deadline, clock.getAsLong() + 20_000_000L));
+            try {
+                wait(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -499,7 +600,7 @@ public final class DistributedPrimary implements WorldView {
     }
 
     /** @return how many performers changed secondary */
-    public long handovers() {
+    public synchronized long handovers() {
         return handovers;
     }
 
@@ -508,7 +609,7 @@ public final class DistributedPrimary implements WorldView {
      *         ns: the time from publishing a step to holding every ack, less the slowest
      *         secondary's own step (messages, encoding, scheduling); 0 before the first iteration
      */
-    public double meanOverheadNs() {
+    public synchronized double meanOverheadNs() {
         return overheadSamples == 0 ? 0 : overheadNs / (double) overheadSamples;
     }
 
@@ -516,12 +617,12 @@ public final class DistributedPrimary implements WorldView {
      * @return the mean over iterations (since the start or {@link #resetOverhead}) of the slowest
      *         secondary's own step, ns
      */
-    public double meanSlowestStepNs() {
+    public synchronized double meanSlowestStepNs() {
         return overheadSamples == 0 ? 0 : slowestStepNs / (double) overheadSamples;
     }
 
     /** Restarts {@link #meanOverheadNs} and {@link #meanSlowestStepNs} (e.g. after the JIT warm-up). */
-    public void resetOverhead() {
+    public synchronized void resetOverhead() {
         slowestStepNs = 0;
         overheadNs = 0;
         overheadSamples = 0;
@@ -538,12 +639,12 @@ public final class DistributedPrimary implements WorldView {
     }
 
     @Override
-    public long iteration() {
+    public synchronized long iteration() {
         return iteration;
     }
 
     @Override
-    public long simTimeNs() {
+    public synchronized long simTimeNs() {
         return simTimeNs;
     }
 
