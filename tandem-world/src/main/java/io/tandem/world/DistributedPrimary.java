@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * wins); (6) listeners. The primary runs no physics.
  *
  * Commands (pause, resume, step N) come as control messages on a topic or as calls of the
- * control function (answered "accepted: ..." once queued); both go through the queue.
+ * control function (answered "accepted: ..." once taken); a pause takes effect after the iteration
+ * in flight.
  *
  * Pause: the primary sends one step with paused set (the iteration does not advance) and waits
  * for its acks, so every secondary knows; then it sends nothing until resumed or asked to step.
@@ -57,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * The primary of a distributed world (Gazebo's {@code --network-role primary}): discovers its
  * secondaries, assigns performers to them, steps them in lockstep and shows their state as a
  * {@link WorldView}. Driven by one thread ({@link #awaitSecondaries}, {@link #advance},
- * {@link #finish}); {@link #pause}, {@link #resume} and {@link #stepWhilePaused} are safe from any
- * thread. Allocates per iteration (messages, the scene's updates).
+ * {@link #runUntil}, {@link #finish}); every method is safe from any thread (one monitor).
+ * Allocates per iteration (messages, the scene's updates).
  */
 public final class DistributedPrimary implements WorldView {
     private static final Logger LOG = LoggerFactory.getLogger(DistributedPrimary.class);
