@@ -1,6 +1,6 @@
 package io.tandem.cli.demo;
 
-import io.tandem.cli.TandemCli;
+import io.tandem.cli.internal.CliSupport;
 import io.tandem.cli.internal.StopSignal;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
@@ -11,7 +11,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -170,24 +169,10 @@ final class CosimDemoProcesses {
         }
 
         static Child start(int index, CosimDemoConfig config, String uri, String simulation) {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.add("--add-exports");
-            cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-            cmd.add("-XX:TieredStopAtLevel=1");
-            cmd.add("-XX:+UseSerialGC");
-            cmd.add("-Xmx128m");
-            for (String key : System.getProperties().stringPropertyNames()) {
-                if (key.startsWith("tandem.") || key.startsWith("org.slf4j.")) {
-                    cmd.add("-D" + key + "=" + System.getProperty(key));
-                }
-            }
-            cmd.add("-cp");
-            cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-            cmd.add(TandemCli.class.getName());
-            cmd.addAll(List.of("demo", "cosim", "--registry", uri, "--simulation", simulation, "--participant",
-                    CosimDemoConfig.participantName(index), "--duration-ms", CosimDemoReport.ms(config.durationNs()),
-                    "--step-sizes-ms", stepSizes(config)));
+            List<String> cmd = CliSupport.tandemJvm(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"),
+                    List.of("demo", "cosim", "--registry", uri, "--simulation", simulation, "--participant",
+                            CosimDemoConfig.participantName(index), "--duration-ms", CosimDemoReport.ms(config.durationNs()),
+                            "--step-sizes-ms", stepSizes(config)));
             try {
                 return new Child(CosimDemoConfig.participantName(index),
                         new ProcessBuilder(cmd).redirectErrorStream(true).start());

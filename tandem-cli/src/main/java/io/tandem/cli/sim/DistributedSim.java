@@ -1,6 +1,5 @@
 package io.tandem.cli.sim;
 
-import io.tandem.cli.TandemCli;
 import io.tandem.cli.internal.CliSupport;
 import io.tandem.cli.internal.StopSignal;
 import io.tandem.cosim.Participant;
@@ -237,23 +236,12 @@ final class DistributedSim {
         }
 
         static Child start(String name, Options o, String registry, PrintWriter err) {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.add("--add-exports");
-            cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-            cmd.add("-XX:+UseSerialGC");
-            for (String key : System.getProperties().stringPropertyNames()) {
-                if (key.startsWith("tandem.") || key.startsWith("org.slf4j.")) {
-                    cmd.add("-D" + key + "=" + System.getProperty(key));
-                }
-            }
-            cmd.add("-cp");
-            cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-            cmd.add(TandemCli.class.getName());
-            cmd.addAll(List.of("sim", o.worldFile().toString(), "--network-role", "secondary", "--name", name, "--registry",
-                    registry, "--start-timeout-s", Long.toString(o.startTimeoutS()), "--solver", o.solverName(),
-                    "--solver-iterations", Integer.toString(o.solverIterations()), "--threads", Integer.toString(o.threads())));
+            List<String> cmd = CliSupport.tandemJvm(List.of("-XX:+UseSerialGC"), List.of("sim", o.worldFile().toString(),
+                    "--network-role", "secondary", "--name", name, "--registry", registry, "--start-timeout-s",
+                    Long.toString(o.startTimeoutS()), "--solver", o.solverName(), "--solver-iterations",
+                    Integer.toString(o.solverIterations()), "--threads", Integer.toString(o.threads())));
             if (o.partition() != null) {
+                cmd = new ArrayList<>(cmd);
                 cmd.addAll(List.of("--partition", o.partition()));
             }
             try {
