@@ -2,6 +2,9 @@ package io.tandem.net.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.aeron.Aeron;
+import io.aeron.driver.status.SenderPos;
+import io.aeron.driver.status.StreamCounter;
 import io.tandem.cosim.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
@@ -157,6 +160,101 @@ class CrossRegistryTest {
         expected.add("left sender");
         TestSupport.awaitTrue(20_000, () -> order.size() >= expected.size(), () -> order.size() + " of " + expected.size());
         assertThat(order).containsExactlyElementsOf(expected);
+    }
+
+    /** Records the StatusUpdate reasons and NextSimTask time points it gets from one peer, in order. */
+    private static final class OrderListener extends RecordingListener {
+        final List<String> order = new CopyOnWriteArrayList<>();
+        volatile int from = -1;
+
+        @Override
+        public void onMessage(int fromPeerId, CosimMessage message) {
+            if (fromPeerId == from) {
+                order.add(((StatusUpdate) message).reason());
+            }
+        }
+
+        @Override
+        public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
+            if (fromPeerId == from) {
+                order.add("t" + timePointNs);
+            }
+        }
+    }
+
+    /** Broadcasts messages {@code from} to {@code to - 1} (every third a NextSimTask); @return what receivers expect */
+    private static List<String> broadcastRange(NetSession sender, int from, int to) {
+        List<String> expected = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            if (i % 3 == 0) {
+                sender.broadcastNextSimTask(i, 1);
+                expected.add("t" + i);
+            } else {
+                sender.broadcast(new StatusUpdate(ParticipantState.RUNNING, "m" + i));
+                expected.add("m" + i);
+            }
+        }
+        return expected;
+    }
+
+    /** @return the network publications (snd-pos counters) of a session on a media driver */
+    private static int networkPublications(String aeronDirectory, int sessionId) {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory))) {
+            int[] n = {0};
+            aeron.countersReader().forEach((counterId, typeId, key, label) -> {
+                if (typeId == SenderPos.SENDER_POSITION_TYPE_ID && key.getInt(StreamCounter.SESSION_ID_OFFSET) == sessionId) {
+                    n[0]++;
+                }
+            });
+            return n[0];
+        }
+    }
+
+    @Test
+    void broadcast_toMembersOfAnotherRegistry_isOneUdpPublicationWhoseDestinationsFollowJoinsAndLeaves() throws Exception {
+        RecordingListener senderEvents = new RecordingListener();
+        NetSession sender = join(first, "sender", senderEvents);
+        List<OrderListener> listeners = new ArrayList<>();
+        List<NetSession> receivers = new ArrayList<>();
+        for (String name : List.of("r1", "r2", "local")) {
+            OrderListener l = new OrderListener();
+            l.from = sender.peerId();
+            listeners.add(l);
+            receivers.add(join(name.equals("local") ? first : second, name, l));
+        }
+        FrameSender frames = sender.sender();
+        TestSupport.awaitTrue(10_000, () -> frames.remoteCount() == 2, sender::toString);
+        // two members of the other registry: one UDP publication with two destinations, not two publications
+        assertThat(frames.udpPublications()).isEqualTo(1);
+        assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
+        List<String> expected = broadcastRange(sender, 0, 600);
+
+        // a member of the other registry joins later: a third destination of the same publication
+        OrderListener lateListener = new OrderListener();
+        lateListener.from = sender.peerId();
+        NetSession late = NetSession.join(URI.create(second.uri()), "sim", "late", lateListener, config(), V);
+        open.add(0, late);
+        TestSupport.awaitTrue(10_000, () -> senderEvents.events.contains("+" + late.peerId() + " late")
+                && lateListener.events.contains("+" + sender.peerId() + " sender"), sender::toString);
+        assertThat(frames.remoteCount()).isEqualTo(3);
+        assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
+        List<String> whileLate = broadcastRange(sender, 600, 1200);
+        expected.addAll(whileLate);
+        TestSupport.awaitTrue(20_000, () -> lateListener.order.size() >= whileLate.size(),
+                () -> lateListener.order.size() + " of " + whileLate.size());
+        assertThat(lateListener.order).containsExactlyElementsOf(whileLate);
+
+        // it leaves: its destination goes, the others keep receiving
+        late.close();
+        TestSupport.awaitTrue(10_000, () -> frames.remoteCount() == 2, sender::toString);
+        assertThat(frames.isRemote(late.peerId())).isFalse();
+        expected.addAll(broadcastRange(sender, 1200, 1800));
+        for (OrderListener l : listeners) {
+            TestSupport.awaitTrue(20_000, () -> l.order.size() >= expected.size(), () -> l.order.size() + " of " + expected.size());
+            assertThat(l.order).containsExactlyElementsOf(expected);
+        }
+        assertThat(lateListener.order).containsExactlyElementsOf(whileLate);
+        assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
     }
 
     @Test
