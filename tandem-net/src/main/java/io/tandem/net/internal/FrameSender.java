@@ -323,6 +323,28 @@ final class FrameSender {
         offer(destination, s.frame, 0, length, null, 0, 0);
     }
 
+    /**
+     * Offers, once and only if no other offer is in progress, a frame that no member reads (a Hello
+     * to ourselves) on the UDP publication: a destination just added then sees data at once and
+     * asks for the publication's setup, instead of at its next heartbeat (up to 100 ms when idle).
+     * Does not allocate.
+     *
+     * @param selfPeerId our peer id
+     */
+    void probeRemotes(int selfPeerId) {
+        ExclusivePublication p = udp;
+        if (closed || p == null || !offering.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Scratch s = SCRATCH.get();
+            int length = MessageCodec.encodeHello(s.frame, 0, version, selfPeerId);
+            p.offer(s.frame, 0, length);
+        } finally {
+            offering.set(false);
+        }
+    }
+
     private void offer(int destination, DirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo,
             int lengthTwo) {
         int idle = 0;

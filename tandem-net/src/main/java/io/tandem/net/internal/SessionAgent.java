@@ -354,6 +354,7 @@ final class SessionAgent implements Agent {
                 // its image of our UDP publication must exist before the Hello (see the notes)
                 greetingLowestReceivers = sender.remoteReceivers();
                 sender.addRemote(link.peerId, link.endpoint);
+                sender.probeRemotes(selfId);
                 greeting = link;
                 greetingDeadlineNs = clock.nanoTime() + drainTimeoutNs;
                 return awaitGreeting();
