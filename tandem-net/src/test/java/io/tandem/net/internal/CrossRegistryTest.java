@@ -162,15 +162,18 @@ class CrossRegistryTest {
         assertThat(order).containsExactlyElementsOf(expected);
     }
 
-    /** Records the StatusUpdate reasons and NextSimTask time points it gets from one peer, in order. */
+    /** Records the StatusUpdate reasons and NextSimTask time points it gets from one peer, in order (others apart). */
     private static final class OrderListener extends RecordingListener {
         final List<String> order = new CopyOnWriteArrayList<>();
+        final List<String> other = new CopyOnWriteArrayList<>();
         volatile int from = -1;
 
         @Override
         public void onMessage(int fromPeerId, CosimMessage message) {
             if (fromPeerId == from) {
                 order.add(((StatusUpdate) message).reason());
+            } else {
+                other.add(fromPeerId + ":" + message);
             }
         }
 
@@ -178,7 +181,18 @@ class CrossRegistryTest {
         public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
             if (fromPeerId == from) {
                 order.add("t" + timePointNs);
+            } else {
+                other.add(fromPeerId + ":t" + timePointNs);
             }
+        }
+
+        @Override
+        public String toString() {
+            return "got " + order.size()
+                    + (order.isEmpty() ? "" : " (" + order.get(0) + " .. " + order.get(order.size() - 1) + ")")
+                    + " from peer " + from + ", " + other.size() + " from others"
+                    + (other.isEmpty() ? "" : " (" + other.get(0) + " .. " + other.get(other.size() - 1) + ")")
+                    + ", events " + events;
         }
     }
 
@@ -202,7 +216,8 @@ class CrossRegistryTest {
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory))) {
             int[] n = {0};
             aeron.countersReader().forEach((counterId, typeId, key, label) -> {
-                if (typeId == SenderPos.SENDER_POSITION_TYPE_ID && key.getInt(StreamCounter.SESSION_ID_OFFSET) == sessionId) {
+                if (typeId == SenderPos.SENDER_POSITION_TYPE_ID
+                        && key.getInt(StreamCounter.SESSION_ID_OFFSET) == sessionId) {
                     n[0]++;
                 }
             });
@@ -250,7 +265,8 @@ class CrossRegistryTest {
         assertThat(frames.isRemote(late.peerId())).isFalse();
         expected.addAll(broadcastRange(sender, 1200, 1800));
         for (OrderListener l : listeners) {
-            TestSupport.awaitTrue(20_000, () -> l.order.size() >= expected.size(), () -> l.order.size() + " of " + expected.size());
+            TestSupport.awaitTrue(20_000, () -> l.order.size() >= expected.size(),
+                    () -> l + ", expected " + expected.size() + "; " + sender + " " + receivers);
             assertThat(l.order).containsExactlyElementsOf(expected);
         }
         assertThat(lateListener.order).containsExactlyElementsOf(whileLate);
