@@ -231,14 +231,22 @@ class CrossRegistryTest {
         NetSession sender = join(first, "sender", senderEvents);
         List<OrderListener> listeners = new ArrayList<>();
         List<NetSession> receivers = new ArrayList<>();
-        for (String name : List.of("r1", "r2", "local")) {
+        List<String> names = List.of("r1", "r2", "local");
+        for (String name : names) {
             OrderListener l = new OrderListener();
             l.from = sender.peerId();
             listeners.add(l);
             receivers.add(join(name.equals("local") ? first : second, name, l));
         }
         FrameSender frames = sender.sender();
-        TestSupport.awaitTrue(10_000, () -> frames.remoteCount() == 2, sender::toString);
+        // a join returns when the joiner is announced, not when every member has learned of it: what the
+        // sender broadcasts before it knows a member (its Hello) never reaches that member, by design
+        for (int i = 0; i < names.size(); i++) {
+            String joinedEvent = "+" + receivers.get(i).peerId() + " " + names.get(i);
+            TestSupport.awaitTrue(10_000, () -> senderEvents.events.contains(joinedEvent),
+                    () -> senderEvents.events + "; " + sender);
+        }
+        assertThat(frames.remoteCount()).isEqualTo(2);
         // two members of the other registry: one UDP publication with two destinations, not two publications
         assertThat(frames.udpPublications()).isEqualTo(1);
         assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
