@@ -33,9 +33,14 @@ import org.slf4j.LoggerFactory;
  *
  * Flow control. MDC defaults to max flow control (the fastest receiver sets the pace; a slow one
  * can be lapped and lose frames); the channel asks for min flow control, so the slowest live
- * receiver sets it, like the old per-member unicast publications did. A receiver that stops
- * sending status messages (a member killed with -9) holds the publication back until the min
- * flow control drops it after its receiver timeout, set to the driver's client liveness timeout
+ * receiver sets it, like the old per-member unicast publications did. A member killed with -9
+ * leaves its subscription on its registry's driver until that driver's client liveness timeout, and
+ * its image there keeps sending status messages with the position it stopped at; once the member is
+ * reported lost (JGroups, about 1 s) its destination is removed, and the registry's driver
+ * (RemovedDestinationEndpoint) then marks those status messages end-of-stream, so the min flow
+ * control drops the receiver at once instead of holding every remote member back for the client
+ * timeout. A receiver that falls silent altogether (its host frozen or cut off) is dropped after
+ * the flow control's receiver timeout, the driver's client liveness timeout
  * (NetConfig.clientTimeoutMs): the same time a killed member's IPC subscription holds the IPC
  * publication back.
  *

@@ -12,17 +12,21 @@ import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
 import io.tandem.cosim.PubSubSpec;
 import io.tandem.cosim.TimeSyncService;
+import io.tandem.cosim.msg.BarrierReply;
 import io.tandem.cosim.msg.BarrierRequest;
 import io.tandem.cosim.msg.CosimMessage;
 import io.tandem.cosim.msg.StatusUpdate;
 import io.tandem.net.NetConfig;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -167,12 +171,20 @@ class CrossRegistryTest {
         final List<String> order = new CopyOnWriteArrayList<>();
         final List<String> other = new CopyOnWriteArrayList<>();
         volatile int from = -1;
+        /** when it recorded the last message from {@code from}, System.nanoTime() */
+        volatile long lastAtNs;
+        /** answers participants' barrier requests (a participant connecting after us waits for them), or null */
+        volatile NetSession self;
 
         @Override
         public void onMessage(int fromPeerId, CosimMessage message) {
             if (fromPeerId == from) {
                 order.add(((StatusUpdate) message).reason());
+                lastAtNs = System.nanoTime();
             } else {
+                if (message instanceof BarrierRequest b && self != null) {
+                    self.send(fromPeerId, new BarrierReply(b.barrierId()));
+                }
                 other.add(fromPeerId + ":" + message);
             }
         }
@@ -181,6 +193,7 @@ class CrossRegistryTest {
         public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
             if (fromPeerId == from) {
                 order.add("t" + timePointNs);
+                lastAtNs = System.nanoTime();
             } else {
                 other.add(fromPeerId + ":t" + timePointNs);
             }
@@ -279,6 +292,85 @@ class CrossRegistryTest {
         }
         assertThat(lateListener.order).containsExactlyElementsOf(whileLate);
         assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
+    }
+
+    @Test
+    void remoteMemberKilled_othersKeepReceivingBroadcastsSoonAfterItIsReportedLost() throws Exception {
+        // a registry that keeps a dead client's subscription (whose image keeps telling the sender's flow
+        // control the position it stopped at) for 14 s (Aeron wants less than its 15 s publication unblock
+        // timeout): only the removal of the killed member's destination frees the sender's UDP publication sooner
+        NetRegistry third = NetRegistry.start(URI.create("tandem://127.0.0.1:0"),
+                config().toBuilder().clientTimeoutMs(14_000).peers(List.of(first.uri())).build(), V);
+        open.add(third);
+        AtomicLong lostAtNs = new AtomicLong();
+        NetSession[] self = new NetSession[1];
+        RecordingListener senderEvents = new RecordingListener() {
+            @Override
+            public void onMessage(int fromPeerId, CosimMessage message) {
+                // a participant connecting after us waits for our barrier reply
+                if (message instanceof BarrierRequest b) {
+                    self[0].send(fromPeerId, new BarrierReply(b.barrierId()));
+                }
+            }
+
+            @Override
+            public void onPeerLeft(int peerId, String participantName, boolean connectionLost) {
+                if (participantName.equals("victim")) {
+                    lostAtNs.set(System.nanoTime());
+                }
+                super.onPeerLeft(peerId, participantName, connectionLost);
+            }
+        };
+        NetSession sender = self[0] = join(first, "sender", senderEvents);
+        OrderListener survivor = new OrderListener();
+        survivor.from = sender.peerId();
+        NetSession r1 = join(third, "r1", survivor);
+        survivor.self = r1;
+        Path victimLog = dir.resolve("victim.log");
+        Process victim = TestSupport.spawnParticipant(victimLog, "idle", third.uri(), "sim", "victim");
+        open.add(0, victim::destroyForcibly);
+        TestSupport.awaitTrue(30_000,
+                () -> senderEvents.events.stream().anyMatch(e -> e.startsWith("+") && e.endsWith(" victim")),
+                () -> senderEvents.events + "; " + sender + "; victim's log: " + log(victimLog));
+        FrameSender frames = sender.sender();
+        TestSupport.awaitTrue(10_000, () -> frames.remoteCount() == 2
+                && senderEvents.events.contains("+" + r1.peerId() + " r1"), sender::toString);
+        List<String> expected = broadcastRange(sender, 0, 30);
+        TestSupport.awaitTrue(10_000, () -> survivor.order.size() >= expected.size(), survivor::toString);
+
+        victim.destroyForcibly(); // SIGKILL
+        assertThat(victim.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        // far more than a receiver window: without the fix this stalls behind the victim's frozen position
+        String pad = "x".repeat(1_000);
+        List<String> burst = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            burst.add(pad + i);
+        }
+        expected.addAll(burst);
+        CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+            for (String reason : burst) {
+                sender.broadcast(new StatusUpdate(ParticipantState.RUNNING, reason));
+            }
+        });
+        TestSupport.awaitTrue(30_000, () -> survivor.order.size() >= expected.size(),
+                () -> survivor.order.size() + " of " + expected.size() + " (lost reported: " + (lostAtNs.get() != 0) + "; "
+                        + senderEvents.events + "); " + sender);
+        sent.get(10, TimeUnit.SECONDS);
+        assertThat(survivor.order).containsExactlyElementsOf(expected);
+        assertThat(senderEvents.events).anyMatch(e -> e.startsWith("-") && e.endsWith(" victim lost"));
+        org.slf4j.LoggerFactory.getLogger(CrossRegistryTest.class).info("survivor's last message {} ms after the loss",
+                (survivor.lastAtNs - lostAtNs.get()) / 1_000_000);
+        long afterLossMs = (survivor.lastAtNs - lostAtNs.get()) / 1_000_000;
+        assertThat(afterLossMs).as("ms from the sender learning of the loss to the survivor's last message")
+                .isLessThan(2_000);
+    }
+
+    private static String log(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "(no log)";
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     @Test
