@@ -3,6 +3,8 @@ package io.tandem.net.internal;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.aeron.driver.status.FlowControlReceivers;
+import io.aeron.driver.status.StreamCounter;
 import io.tandem.cosim.TandemException;
 import io.tandem.cosim.msg.CosimMessage;
 import java.util.Arrays;
@@ -12,20 +14,60 @@ import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * Encodes and offers one participant's frames on its exclusive publication (one Aeron session
- * per participant on the simulation's stream: broadcasts, unicasts and NextSimTask share it, so
- * every receiver sees one sender's frames in offer order; offers take turns through a spin lock). Frames above the publication's maximum message length go as Chunk frames.
- * Back-pressure is retried (spin, yield, park) without allocating; on the polling thread the retry
- * also polls, so two participants back-pressured by each other cannot deadlock.
+/*
+ * Implementation notes.
  *
- * <p>Members of other registries (other hosts) are reached over Aeron UDP: one exclusive
- * publication per such member ({@link #addRemote}) to its UDP endpoint, with the same session id.
- * A broadcast goes to the IPC publication and every remote one; a frame for one remote member only
- * to its publication. Each receiver reads one sender on one medium, so per-sender order holds.
+ * Media. A participant has at most two publications, both with session id = its peer id on the
+ * simulation's stream: the IPC one (members of its own registry) and, once a member of another
+ * registry (another host) is known, one UDP multi-destination-cast (MDC) publication in manual
+ * control mode [1] with one destination per such member (addRemote / removeRemote). So a broadcast
+ * (NextSimTask every step) is one offer per medium, at most two, whatever the number of peers,
+ * and a frame for one peer one offer on its medium. Every receiver reads a sender on exactly one
+ * medium (its image of that session), so the sender's offer order is what it sees. A frame for one
+ * remote member reaches every remote member, which drop it by its destination field, exactly as
+ * every member of the registry drops IPC frames meant for others.
+ *
+ * Flow control. MDC defaults to max flow control (the fastest receiver sets the pace; a slow one
+ * can be lapped and lose frames); the channel asks for min flow control, so the slowest live
+ * receiver sets it, like the old per-member unicast publications did. A member killed with -9
+ * leaves its subscription on its registry's driver until that driver's client liveness timeout, and
+ * its image there keeps sending status messages with the position it stopped at; once the member is
+ * reported lost (JGroups, about 1 s) its destination is removed, and the registry's driver
+ * (RemovedDestinationEndpoint) then marks those status messages end-of-stream, so the min flow
+ * control drops the receiver at once instead of holding every remote member back for the client
+ * timeout. A receiver that falls silent altogether (its host frozen or cut off) is dropped after
+ * the flow control's receiver timeout, the driver's client liveness timeout
+ * (NetConfig.clientTimeoutMs): the same time a killed member's IPC subscription holds the IPC
+ * publication back.
+ *
+ * Readiness per destination. With MDC, isConnected() is true as soon as any destination answers,
+ * and the client API does not say which did. What the join protocol needs is "this destination's
+ * image of us exists" (SessionAgent: a newcomer must not commit before every remote member can read
+ * its first frame; a member must not offer Hello to a remote newcomer before the newcomer can read
+ * it). The min flow control counts the receivers that sent status messages, and a receiver sends
+ * them only from an image, in a driver counter (fc-receivers, one per publication); remoteReceivers
+ * reads it. A newcomer's MDC publication is fresh, so "receivers >= remote members" is exact; a
+ * member adding one destination waits for the count to rise above its lowest value since the add
+ * (stale receivers of lost members may time out meanwhile; SessionAgent).
+ *
+ * [1] Aeron wiki, "Multiple Destinations" (Multi-Destination-Cast, manual control mode).
+ */
+
+/**
+ * Encodes and offers one participant's frames on its exclusive publications (one Aeron session
+ * per participant on the simulation's stream: broadcasts, unicasts and NextSimTask share it, so
+ * every receiver sees one sender's frames in offer order; offers take turns through a spin lock).
+ * Frames above the publication's maximum message length go as Chunk frames. Back-pressure is
+ * retried (spin, yield, park) without allocating; on the polling thread the retry also polls, so
+ * two participants back-pressured by each other cannot deadlock.
+ *
+ * <p>Members of other registries (other hosts) are reached over Aeron UDP through one
+ * multi-destination-cast publication with a destination per such member (see the implementation
+ * notes).
  *
  * <p>Thread-safe: each thread encodes into its own scratch buffer. {@link #sendNextSimTask} does not
  * allocate once the calling thread's scratch exists.
@@ -51,21 +93,25 @@ final class FrameSender {
     private final int termLength;
     private final int sessionId;
     private final int streamId;
-    /** the members of other registries, copy on write */
+    private final long receiverTimeoutMs;
+    /** the UDP multi-destination-cast publication, once a member of another registry is known */
+    private volatile ExclusivePublication udp;
+    /** the driver counter of its flow control's receivers, or -1 */
+    private int receiversCounterId = -1;
+    /** the members of other registries (its destinations), copy on write */
     private volatile Remote[] remotes = new Remote[0];
 
-    /** One member of another registry and our UDP publication to it. */
+    /** One member of another registry: a destination of the UDP publication. */
     static final class Remote {
         final int peerId;
         final String endpoint;
-        final ExclusivePublication publication;
-        /** left or lost: offers to it give up */
-        volatile boolean gone;
+        /** the destination's channel, {@code aeron:udp?endpoint=HOST:PORT} */
+        final String destination;
 
-        Remote(int peerId, String endpoint, ExclusivePublication publication) {
+        Remote(int peerId, String endpoint) {
             this.peerId = peerId;
             this.endpoint = endpoint;
-            this.publication = publication;
+            this.destination = "aeron:udp?endpoint=" + endpoint;
         }
     }
 
@@ -77,17 +123,18 @@ final class FrameSender {
     }
 
     FrameSender(Publication publication, int version, SessionAgent agent, String owner) {
-        this(publication, version, agent, owner, null, 0, 0, 0);
+        this(publication, version, agent, owner, null, 0, 0, 0, 0);
     }
 
     /**
-     * @param aeron      the client that creates UDP publications to members of other registries
-     * @param termLength their term length
-     * @param sessionId  their session id (the IPC publication's)
-     * @param streamId   their stream id (the simulation's)
+     * @param aeron             the client that creates the UDP publication to members of other registries
+     * @param termLength        its term length
+     * @param sessionId         its session id (the IPC publication's)
+     * @param streamId          its stream id (the simulation's)
+     * @param receiverTimeoutMs how long a receiver that stopped answering holds it back (min flow control)
      */
     FrameSender(Publication publication, int version, SessionAgent agent, String owner, Aeron aeron, int termLength,
-            int sessionId, int streamId) {
+            int sessionId, int streamId, long receiverTimeoutMs) {
         this.publication = publication;
         this.version = version;
         this.agent = agent;
@@ -96,33 +143,78 @@ final class FrameSender {
         this.termLength = termLength;
         this.sessionId = sessionId;
         this.streamId = streamId;
+        this.receiverTimeoutMs = receiverTimeoutMs;
     }
 
     /**
-     * Creates the UDP publication to a member of another registry. Every later broadcast and every
-     * frame for that member goes there.
+     * Adds a member of another registry as a destination of the UDP publication (created on the
+     * first call). Every later broadcast and every frame for that member goes there. Blocks until
+     * the media driver has added it; not for the polling thread's steady state.
      *
      * @param peerId   the member
      * @param endpoint its UDP endpoint, {@code host:port}
-     * @return the new remote
      */
-    Remote addRemote(int peerId, String endpoint) {
-        ExclusivePublication p = aeron.addExclusivePublication("aeron:udp?endpoint=" + endpoint + "|term-length="
-                + termLength + "|session-id=" + sessionId, streamId);
-        Remote r = new Remote(peerId, endpoint, p);
+    void addRemote(int peerId, String endpoint) {
+        Remote r = new Remote(peerId, endpoint);
         synchronized (this) {
+            if (closed) {
+                return;
+            }
+            ExclusivePublication p = udp;
+            if (p == null) {
+                p = aeron.addExclusivePublication("aeron:udp?control-mode=manual|term-length=" + termLength
+                        + "|session-id=" + sessionId + "|fc=min,t:" + receiverTimeoutMs + "ms", streamId);
+                receiversCounterId = findReceiversCounter(aeron.countersReader(), p.registrationId());
+                if (receiversCounterId < 0) {
+                    LOG.warn("{}: the media driver has no fc-receivers counter for the UDP publication; joins of"
+                            + " members of other registries cannot check that they read it", owner);
+                }
+                udp = p;
+            }
+            p.addDestination(r.destination);
             Remote[] old = remotes;
             Remote[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = r;
             remotes = grown;
         }
-        return r;
     }
 
-    /** @return whether the UDP publication to a member reaches its subscription (false if there is none) */
-    boolean remoteConnected(int peerId) {
-        Remote r = remote(peerId);
-        return r != null && r.publication.isConnected();
+    /** @return the id of the fc-receivers counter of a publication, or -1 */
+    private static int findReceiversCounter(CountersReader counters, long registrationId) {
+        int[] found = {-1};
+        counters.forEach((counterId, typeId, key, label) -> {
+            if (typeId == FlowControlReceivers.FLOW_CONTROL_RECEIVERS_COUNTER_TYPE_ID
+                    && key.getLong(StreamCounter.REGISTRATION_ID_OFFSET) == registrationId) {
+                found[0] = counterId;
+            }
+        });
+        return found[0];
+    }
+
+    /**
+     * @return how many receivers read the UDP publication (those whose images of it sent a status
+     *         message within the receiver timeout); 0 without it
+     */
+    synchronized long remoteReceivers() {
+        ExclusivePublication p = udp;
+        if (p == null) {
+            return 0;
+        }
+        if (receiversCounterId < 0) {
+            // another flow control or driver version: "some destination answered" is all we know
+            return p.isConnected() ? remotes.length : 0;
+        }
+        return aeron.countersReader().getCounterValue(receiversCounterId);
+    }
+
+    /** @return the members of other registries the UDP publication sends to */
+    int remoteCount() {
+        return remotes.length;
+    }
+
+    /** @return how many UDP publications this participant has: 0, or 1 once it knows a member of another registry */
+    int udpPublications() {
+        return udp == null ? 0 : 1;
     }
 
     /** @return whether frames for {@code peerId} go over UDP */
@@ -130,15 +222,15 @@ final class FrameSender {
         return remote(peerId) != null;
     }
 
-    /** Drops the UDP publication to a member that left or was lost. */
+    /** Removes a member that left or was lost from the UDP publication's destinations. */
     void removeRemote(int peerId) {
         Remote r;
+        ExclusivePublication p;
         synchronized (this) {
             r = remote(peerId);
             if (r == null) {
                 return;
             }
-            r.gone = true;
             Remote[] old = remotes;
             Remote[] shrunk = new Remote[old.length - 1];
             for (int i = 0, j = 0; i < old.length; i++) {
@@ -147,20 +239,26 @@ final class FrameSender {
                 }
             }
             remotes = shrunk;
+            p = udp;
         }
-        r.publication.close();
+        if (p != null && !p.isClosed()) {
+            try {
+                p.removeDestination(r.destination);
+            } catch (RuntimeException e) {
+                LOG.debug("{}: cannot remove the UDP destination {}: {}", owner, r.endpoint, e.toString());
+            }
+        }
     }
 
-    /** Closes every UDP publication. */
+    /** Closes the UDP publication (its receivers see its end of stream). */
     void closeRemotes() {
-        Remote[] rs;
+        ExclusivePublication p;
         synchronized (this) {
-            rs = remotes;
+            p = udp;
             remotes = new Remote[0];
         }
-        for (Remote r : rs) {
-            r.gone = true;
-            r.publication.close();
+        if (p != null) {
+            p.close();
         }
     }
 
@@ -230,6 +328,28 @@ final class FrameSender {
         offer(destination, s.frame, 0, length, null, 0, 0);
     }
 
+    /**
+     * Offers, once and only if no other offer is in progress, a frame that no member reads (a Hello
+     * to ourselves) on the UDP publication: a destination just added then sees data at once and
+     * asks for the publication's setup, instead of at its next heartbeat (up to 100 ms when idle).
+     * Does not allocate.
+     *
+     * @param selfPeerId our peer id
+     */
+    void probeRemotes(int selfPeerId) {
+        ExclusivePublication p = udp;
+        if (closed || p == null || !offering.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Scratch s = SCRATCH.get();
+            int length = MessageCodec.encodeHello(s.frame, 0, version, selfPeerId);
+            p.offer(s.frame, 0, length);
+        } finally {
+            offering.set(false);
+        }
+    }
+
     private void offer(int destination, DirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo,
             int lengthTwo) {
         int idle = 0;
@@ -240,33 +360,29 @@ final class FrameSender {
             idle = idle(idle);
         }
         try {
-            Remote[] rs = remotes;
+            // one offer per medium: IPC for our registry's members, the UDP publication for all others
             if (destination == MessageCodec.ALL_PEERS) {
-                offerLocked(publication, null, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
-                for (int i = 0; i < rs.length; i++) {
-                    offerLocked(rs[i].publication, rs[i], one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                offerLocked(publication, false, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                if (remotes.length > 0) {
+                    offerLocked(udp, true, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
                 }
-                return;
+            } else if (isRemote(destination)) {
+                offerLocked(udp, true, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+            } else {
+                offerLocked(publication, false, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
             }
-            for (int i = 0; i < rs.length; i++) {
-                if (rs[i].peerId == destination) {
-                    offerLocked(rs[i].publication, rs[i], one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
-                    return;
-                }
-            }
-            offerLocked(publication, null, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
         } finally {
             offering.set(false);
         }
     }
 
-    private void offerLocked(Publication publication, Remote remote, DirectBuffer one, int offsetOne, int lengthOne,
+    private void offerLocked(Publication publication, boolean remote, DirectBuffer one, int offsetOne, int lengthOne,
             DirectBuffer two, int offsetTwo, int lengthTwo) {
         int idle = 0;
         int notConnected = 0;
         while (true) {
-            if (remote != null && remote.gone) {
-                return;
+            if (remote && remotes.length == 0) {
+                return; // every member of another registry left
             }
             long result = two == null
                     ? publication.offer(one, offsetOne, lengthOne)
@@ -281,8 +397,8 @@ final class FrameSender {
                 throw new TandemException(owner + ": its Aeron publication reached its maximum position; reconnect the participant");
             }
             if (result == Publication.NOT_CONNECTED && ++notConnected > NOT_CONNECTED_LIMIT) {
-                LOG.warn("{}: dropping a frame, the publication{} has had no subscriber for seconds", owner,
-                        remote == null ? "" : " to " + remote.endpoint);
+                LOG.warn("{}: dropping a frame, the {} publication has had no subscriber for seconds", owner,
+                        remote ? "UDP" : "IPC");
                 return;
             }
             // back-pressured (or an admin action): a slow receiver

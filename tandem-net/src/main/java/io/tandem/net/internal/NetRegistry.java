@@ -238,6 +238,8 @@ public final class NetRegistry implements RegistryEndpoint {
                 .termBufferSparseFile(true)
                 .ipcTermBufferLength(config.termLength())
                 .clientLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(config.clientTimeoutMs()))
+                // a removed MDC destination (a lost member) stops holding back the flow control at once
+                .sendChannelEndpointSupplier(RemovedDestinationEndpoint::new)
                 .errorHandler(e -> LOG.warn("media driver of registry {}: {}", uri, e.toString()));
         try {
             return MediaDriver.launch(ctx);

@@ -191,7 +191,7 @@ public final class NetSession implements TransportSession {
         publication = aeron.addExclusivePublication(reservation.self().channel() + "?term-length=" + config.termLength()
                 + "|session-id=" + reservation.self().sessionId(), reservation.self().streamId());
         sender = new FrameSender(publication, version, agent, agent.roleName(), aeron, config.termLength(),
-                reservation.self().sessionId(), reservation.self().streamId());
+                reservation.self().sessionId(), reservation.self().streamId(), config.clientTimeoutMs());
         agent.enqueue(new SessionAgent.Link(subscription, udpSubscription, publication, sender));
         await(agent.linked, "to let this participant see every member's Aeron publication");
         send(coord, new JoinCommit(simulationName, peerId, udpEndpoint));
@@ -343,6 +343,11 @@ public final class NetSession implements TransportSession {
         if (channel != null) {
             channel.close();
         }
+    }
+
+    /** @return the frame sender, for tests (null before the join links) */
+    FrameSender sender() {
+        return sender;
     }
 
     @Override

@@ -65,14 +65,20 @@ import org.slf4j.LoggerFactory;
  *
  * Members of other registries (other hosts, MemberInfo.home differs) are reached over Aeron UDP:
  * each participant of a multi-registry group subscribes to the stream at its own UDP endpoint
- * (advertised at its commit), and every sender keeps one UDP publication per remote member (same
- * session id as its IPC publication; FrameSender). The newcomer guarantee carries over: a joiner
- * creates its publications to the remote members before it commits and waits until they are
- * connected (so their images of it exist before they learn of it, starting at its first frame); a
- * remote member that learns of a newcomer creates its publication to it and offers the Hello first
- * (an offer waits while the publication is not connected, so nothing is written before the
- * newcomer's image exists). A remote leaver's UDP positions differ from its IPC position: its image
- * is drained up to its end of stream (it closes its publications after leaving).
+ * (advertised at its commit), and every sender has one UDP multi-destination-cast publication with
+ * one destination per remote member (same session id as its IPC publication; FrameSender), so a
+ * broadcast is one offer per medium. The newcomer guarantee carries over, with "image of us
+ * exists" read from the publication's flow-control receiver count (MDC's isConnected() means "some
+ * destination answered"; FrameSender.remoteReceivers): a joiner adds every remote member as a
+ * destination before it commits and waits until its (fresh) publication counts as many receivers
+ * (so their images of it exist before they learn of it, starting at its first frame); a remote
+ * member that learns of a newcomer adds it as a destination and holds the membership queue (as a
+ * drain does) until the count rises above its lowest value since the add, and only then offers
+ * the Hello and tells its listener (an image starts at the sender's position when it is set up:
+ * a Hello offered earlier could be lost). If the count cannot tell (a stale receiver of a lost
+ * member timing out at the same moment), the wait ends after the drain timeout. A remote leaver's
+ * UDP positions differ from its IPC position: its image is drained up to its end of stream (it
+ * closes its publications after leaving).
  */
 
 /** The polling agent of one participant session. Thread-safe entry points: {@link #enqueue}, the futures. */
@@ -130,6 +136,11 @@ final class SessionAgent implements Agent {
     private final FragmentHandler peerHandler = this::onPeerFragment;
     private final FragmentHandler selfHandler = this::onSelfFragment;
     private long droppedFrames;
+    /** a remote newcomer whose image of our UDP publication we wait for before the Hello, or null */
+    private PeerLink greeting;
+    private long greetingDeadlineNs;
+    /** the lowest receiver count of our UDP publication seen since the newcomer was added */
+    private long greetingLowestReceivers;
 
     /** What the agent knows of one peer. */
     private static final class PeerLink {
@@ -270,8 +281,7 @@ final class SessionAgent implements Agent {
 
     private boolean apply(Object e) {
         if (e instanceof MemberJoined j) {
-            onMemberJoined(j.member());
-            return true;
+            return onMemberJoined(j.member());
         } else if (e instanceof MemberLeft l) {
             return onMemberLeft(l);
         } else if (e instanceof JoinReserved r) {
@@ -313,23 +323,27 @@ final class SessionAgent implements Agent {
         return true;
     }
 
-    private void onMemberJoined(MemberInfo m) {
+    /** @return false while a remote newcomer cannot read our frames yet (later events wait, as for a drain) */
+    private boolean onMemberJoined(MemberInfo m) {
+        if (greeting != null) {
+            return awaitGreeting();
+        }
         if (phase == Phase.RESERVING || phase == Phase.DETACHED) {
-            return; // before our place in the registry's sequence
+            return true; // before our place in the registry's sequence
         }
         if (m.peerId() == selfId) {
             phase = Phase.JOINED;
             joined.complete(null);
-            return;
+            return true;
         }
         if (find(m.peerId()) != null) {
-            return;
+            return true;
         }
         PeerLink link = newLink(m);
         if (phase == Phase.RESERVED || phase == Phase.LINKING) {
             // cannot happen while the registry serializes joins; treated like a member of the snapshot
             addLink(link);
-            return;
+            return true;
         }
         // the newcomer subscribed before it was announced: our Hello reaches it, and so does all after it
         link.helloSeen = true;
@@ -337,13 +351,41 @@ final class SessionAgent implements Agent {
             if (udpSubscription == null || link.endpoint.isEmpty()) {
                 LOG.error("{}: {}", roleName, unreachable(link));
             } else {
+                // its image of our UDP publication must exist before the Hello (see the notes)
+                greetingLowestReceivers = sender.remoteReceivers();
                 sender.addRemote(link.peerId, link.endpoint);
+                sender.probeRemotes(selfId);
+                greeting = link;
+                greetingDeadlineNs = clock.nanoTime() + drainTimeoutNs;
+                return awaitGreeting();
             }
         }
-        sender.sendHello(m.peerId());
+        greet(link);
+        return true;
+    }
+
+    /** @return whether the remote newcomer being greeted has been told of (its image of us exists) */
+    private boolean awaitGreeting() {
+        long receivers = sender.remoteReceivers();
+        if (receivers <= greetingLowestReceivers) {
+            greetingLowestReceivers = receivers;
+            if (clock.nanoTime() - greetingDeadlineNs <= 0) {
+                return false;
+            }
+            LOG.debug("{}: no sign that '{}' reads our UDP publication (receivers {}); greeting it anyway", roleName,
+                    greeting.name, receivers);
+        }
+        PeerLink link = greeting;
+        greeting = null;
+        greet(link);
+        return true;
+    }
+
+    private void greet(PeerLink link) {
+        sender.sendHello(link.peerId);
         link.told = true;
         addLink(link);
-        safe(() -> listener.onPeerJoined(m.peerId(), m.participantName()), "onPeerJoined");
+        safe(() -> listener.onPeerJoined(link.peerId, link.name), "onPeerJoined");
     }
 
     private boolean onMemberLeft(MemberLeft l) {
@@ -360,6 +402,9 @@ final class SessionAgent implements Agent {
         }
         if (!link.told) {
             removeLink(link);
+            if (link.remote) {
+                sender.removeRemote(link.peerId);
+            }
             return true;
         }
         if (link.leaving == null) {
@@ -478,10 +523,18 @@ final class SessionAgent implements Agent {
             }
             self.assembler = new ImageFragmentAssembler(selfHandler);
         }
+        int remotes = 0;
         for (PeerLink link : linkArray) {
-            if (link.remote ? !sender.remoteConnected(link.peerId) : link.image == null) {
-                return 0; // a remote member's image of us must exist before it learns of us
+            if (link.remote) {
+                remotes++;
+            } else if (link.image == null) {
+                return 0;
             }
+        }
+        // every remote member's image of us must exist before it learns of us (a fresh publication: exact)
+        long receivers = sender.remoteReceivers();
+        if (receivers < remotes) {
+            return 0;
         }
         if (!publication.isConnected()) {
             return 0;

@@ -2,6 +2,9 @@ package io.tandem.net.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.aeron.Aeron;
+import io.aeron.driver.status.SenderPos;
+import io.aeron.driver.status.StreamCounter;
 import io.tandem.cosim.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
@@ -9,17 +12,21 @@ import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
 import io.tandem.cosim.PubSubSpec;
 import io.tandem.cosim.TimeSyncService;
+import io.tandem.cosim.msg.BarrierReply;
 import io.tandem.cosim.msg.BarrierRequest;
 import io.tandem.cosim.msg.CosimMessage;
 import io.tandem.cosim.msg.StatusUpdate;
 import io.tandem.net.NetConfig;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,6 +164,213 @@ class CrossRegistryTest {
         expected.add("left sender");
         TestSupport.awaitTrue(20_000, () -> order.size() >= expected.size(), () -> order.size() + " of " + expected.size());
         assertThat(order).containsExactlyElementsOf(expected);
+    }
+
+    /** Records the StatusUpdate reasons and NextSimTask time points it gets from one peer, in order (others apart). */
+    private static final class OrderListener extends RecordingListener {
+        final List<String> order = new CopyOnWriteArrayList<>();
+        final List<String> other = new CopyOnWriteArrayList<>();
+        volatile int from = -1;
+        /** when it recorded the last message from {@code from}, System.nanoTime() */
+        volatile long lastAtNs;
+        /** answers participants' barrier requests (a participant connecting after us waits for them), or null */
+        volatile NetSession self;
+
+        @Override
+        public void onMessage(int fromPeerId, CosimMessage message) {
+            if (fromPeerId == from) {
+                order.add(((StatusUpdate) message).reason());
+                lastAtNs = System.nanoTime();
+            } else {
+                if (message instanceof BarrierRequest b && self != null) {
+                    self.send(fromPeerId, new BarrierReply(b.barrierId()));
+                }
+                other.add(fromPeerId + ":" + message);
+            }
+        }
+
+        @Override
+        public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
+            if (fromPeerId == from) {
+                order.add("t" + timePointNs);
+                lastAtNs = System.nanoTime();
+            } else {
+                other.add(fromPeerId + ":t" + timePointNs);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "got " + order.size()
+                    + (order.isEmpty() ? "" : " (" + order.get(0) + " .. " + order.get(order.size() - 1) + ")")
+                    + " from peer " + from + ", " + other.size() + " from others"
+                    + (other.isEmpty() ? "" : " (" + other.get(0) + " .. " + other.get(other.size() - 1) + ")")
+                    + ", events " + events;
+        }
+    }
+
+    /** Broadcasts messages {@code from} to {@code to - 1} (every third a NextSimTask); @return what receivers expect */
+    private static List<String> broadcastRange(NetSession sender, int from, int to) {
+        List<String> expected = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            if (i % 3 == 0) {
+                sender.broadcastNextSimTask(i, 1);
+                expected.add("t" + i);
+            } else {
+                sender.broadcast(new StatusUpdate(ParticipantState.RUNNING, "m" + i));
+                expected.add("m" + i);
+            }
+        }
+        return expected;
+    }
+
+    /** @return the network publications (snd-pos counters) of a session on a media driver */
+    private static int networkPublications(String aeronDirectory, int sessionId) {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory))) {
+            int[] n = {0};
+            aeron.countersReader().forEach((counterId, typeId, key, label) -> {
+                if (typeId == SenderPos.SENDER_POSITION_TYPE_ID
+                        && key.getInt(StreamCounter.SESSION_ID_OFFSET) == sessionId) {
+                    n[0]++;
+                }
+            });
+            return n[0];
+        }
+    }
+
+    @Test
+    void broadcast_toMembersOfAnotherRegistry_isOneUdpPublicationWhoseDestinationsFollowJoinsAndLeaves() throws Exception {
+        RecordingListener senderEvents = new RecordingListener();
+        NetSession sender = join(first, "sender", senderEvents);
+        List<OrderListener> listeners = new ArrayList<>();
+        List<NetSession> receivers = new ArrayList<>();
+        List<String> names = List.of("r1", "r2", "local");
+        for (String name : names) {
+            OrderListener l = new OrderListener();
+            l.from = sender.peerId();
+            listeners.add(l);
+            receivers.add(join(name.equals("local") ? first : second, name, l));
+        }
+        FrameSender frames = sender.sender();
+        // a join returns when the joiner is announced, not when every member has learned of it: what the
+        // sender broadcasts before it knows a member (its Hello) never reaches that member, by design
+        for (int i = 0; i < names.size(); i++) {
+            String joinedEvent = "+" + receivers.get(i).peerId() + " " + names.get(i);
+            TestSupport.awaitTrue(10_000, () -> senderEvents.events.contains(joinedEvent),
+                    () -> senderEvents.events + "; " + sender);
+        }
+        assertThat(frames.remoteCount()).isEqualTo(2);
+        // two members of the other registry: one UDP publication with two destinations, not two publications
+        assertThat(frames.udpPublications()).isEqualTo(1);
+        assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
+        List<String> expected = broadcastRange(sender, 0, 600);
+
+        // a member of the other registry joins later: a third destination of the same publication
+        OrderListener lateListener = new OrderListener();
+        lateListener.from = sender.peerId();
+        NetSession late = NetSession.join(URI.create(second.uri()), "sim", "late", lateListener, config(), V);
+        open.add(0, late);
+        TestSupport.awaitTrue(10_000, () -> senderEvents.events.contains("+" + late.peerId() + " late")
+                && lateListener.events.contains("+" + sender.peerId() + " sender"), sender::toString);
+        assertThat(frames.remoteCount()).isEqualTo(3);
+        assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
+        List<String> whileLate = broadcastRange(sender, 600, 1200);
+        expected.addAll(whileLate);
+        TestSupport.awaitTrue(20_000, () -> lateListener.order.size() >= whileLate.size(),
+                () -> lateListener.order.size() + " of " + whileLate.size());
+        assertThat(lateListener.order).containsExactlyElementsOf(whileLate);
+
+        // it leaves: its destination goes, the others keep receiving
+        late.close();
+        TestSupport.awaitTrue(10_000, () -> frames.remoteCount() == 2, sender::toString);
+        assertThat(frames.isRemote(late.peerId())).isFalse();
+        expected.addAll(broadcastRange(sender, 1200, 1800));
+        for (OrderListener l : listeners) {
+            TestSupport.awaitTrue(20_000, () -> l.order.size() >= expected.size(),
+                    () -> l + ", expected " + expected.size() + "; " + sender + " " + receivers);
+            assertThat(l.order).containsExactlyElementsOf(expected);
+        }
+        assertThat(lateListener.order).containsExactlyElementsOf(whileLate);
+        assertThat(networkPublications(first.aeronDirectory(), sender.peerId())).isEqualTo(1);
+    }
+
+    @Test
+    void remoteMemberKilled_othersKeepReceivingBroadcastsSoonAfterItIsReportedLost() throws Exception {
+        // a registry that keeps a dead client's subscription (whose image keeps telling the sender's flow
+        // control the position it stopped at) for 14 s (Aeron wants less than its 15 s publication unblock
+        // timeout): only the removal of the killed member's destination frees the sender's UDP publication sooner
+        NetRegistry third = NetRegistry.start(URI.create("tandem://127.0.0.1:0"),
+                config().toBuilder().clientTimeoutMs(14_000).peers(List.of(first.uri())).build(), V);
+        open.add(third);
+        AtomicLong lostAtNs = new AtomicLong();
+        NetSession[] self = new NetSession[1];
+        RecordingListener senderEvents = new RecordingListener() {
+            @Override
+            public void onMessage(int fromPeerId, CosimMessage message) {
+                // a participant connecting after us waits for our barrier reply
+                if (message instanceof BarrierRequest b) {
+                    self[0].send(fromPeerId, new BarrierReply(b.barrierId()));
+                }
+            }
+
+            @Override
+            public void onPeerLeft(int peerId, String participantName, boolean connectionLost) {
+                if (participantName.equals("victim")) {
+                    lostAtNs.set(System.nanoTime());
+                }
+                super.onPeerLeft(peerId, participantName, connectionLost);
+            }
+        };
+        NetSession sender = self[0] = join(first, "sender", senderEvents);
+        OrderListener survivor = new OrderListener();
+        survivor.from = sender.peerId();
+        NetSession r1 = join(third, "r1", survivor);
+        survivor.self = r1;
+        Path victimLog = dir.resolve("victim.log");
+        Process victim = TestSupport.spawnParticipant(victimLog, "idle", third.uri(), "sim", "victim");
+        open.add(0, victim::destroyForcibly);
+        TestSupport.awaitTrue(30_000,
+                () -> senderEvents.events.stream().anyMatch(e -> e.startsWith("+") && e.endsWith(" victim")),
+                () -> senderEvents.events + "; " + sender + "; victim's log: " + log(victimLog));
+        FrameSender frames = sender.sender();
+        TestSupport.awaitTrue(10_000, () -> frames.remoteCount() == 2
+                && senderEvents.events.contains("+" + r1.peerId() + " r1"), sender::toString);
+        List<String> expected = broadcastRange(sender, 0, 30);
+        TestSupport.awaitTrue(10_000, () -> survivor.order.size() >= expected.size(), survivor::toString);
+
+        victim.destroyForcibly(); // SIGKILL
+        assertThat(victim.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        // far more than a receiver window: without the fix this stalls behind the victim's frozen position
+        String pad = "x".repeat(1_000);
+        List<String> burst = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            burst.add(pad + i);
+        }
+        expected.addAll(burst);
+        CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+            for (String reason : burst) {
+                sender.broadcast(new StatusUpdate(ParticipantState.RUNNING, reason));
+            }
+        });
+        TestSupport.awaitTrue(30_000, () -> survivor.order.size() >= expected.size(),
+                () -> survivor.order.size() + " of " + expected.size() + " (lost reported: " + (lostAtNs.get() != 0) + "; "
+                        + senderEvents.events + "); " + sender);
+        sent.get(10, TimeUnit.SECONDS);
+        assertThat(survivor.order).containsExactlyElementsOf(expected);
+        assertThat(senderEvents.events).anyMatch(e -> e.startsWith("-") && e.endsWith(" victim lost"));
+        org.slf4j.LoggerFactory.getLogger(CrossRegistryTest.class).info("survivor's last message {} ms after the loss",
+                (survivor.lastAtNs - lostAtNs.get()) / 1_000_000);
+        long afterLossMs = (survivor.lastAtNs - lostAtNs.get()) / 1_000_000;
+        assertThat(afterLossMs).as("ms from the sender learning of the loss to the survivor's last message")
+                .isLessThan(2_000);
+    }
+
+    private static String log(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "(no log)";
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.tandem.cosim.ParticipantState;
 import io.tandem.cosim.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.TimeSyncService;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,14 +63,7 @@ class MultiProcessTest {
     }
 
     private Process spawn(String... args) throws IOException {
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", classpath, RemoteParticipantMain.class.getName()));
-        cmd.addAll(List.of(args));
-        File log = dir.resolve("child-" + processes.size() + ".log").toFile();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+        Process p = TestSupport.spawnParticipant(dir.resolve("child-" + processes.size() + ".log"), args);
         processes.add(p);
         return p;
     }

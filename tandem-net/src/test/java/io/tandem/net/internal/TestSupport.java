@@ -1,11 +1,15 @@
 package io.tandem.net.internal;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
-/** Waiting helpers for tests: poll a condition with a deadline (never sleep). */
+/** Helpers for tests: poll a condition with a deadline (never sleep); start a participant in another JVM. */
 final class TestSupport {
     private TestSupport() {
     }
@@ -19,5 +23,22 @@ final class TestSupport {
             }
             LockSupport.parkNanos(200_000);
         }
+    }
+
+    /**
+     * Starts {@link RemoteParticipantMain} in a separate JVM on the test class path.
+     *
+     * @param log  where its standard output and error go
+     * @param args its arguments (mode, registry URI, simulation, name, ...)
+     * @return the process
+     */
+    static Process spawnParticipant(Path log, String... args) throws IOException {
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-cp", classpath, RemoteParticipantMain.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 }
