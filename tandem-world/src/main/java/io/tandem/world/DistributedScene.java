@@ -18,17 +18,21 @@ final class DistributedScene {
     private final Map<String, Pose[]> bodyInLink = new HashMap<>();
     private final Map<String, Pose> firstLinkInModel = new HashMap<>();
     private final List<String> names;
+    /** per world model index: its links' values (the arrays of the map above) */
+    private final double[][] byIndex;
 
     DistributedScene(World world) {
         List<String> all = world.models().stream().map(World.Model::name).toList();
         names = all;
+        byIndex = new double[all.size()][];
         PhysicsCompiler.Compiled c = PhysicsCompiler.compile(world, all, SolverSettings.subAdmm(1));
         PhysicsState s = c.model().newState();
         Map<String, PhysicsCompiler.BodyRef> refs = new HashMap<>();
         for (PhysicsCompiler.BodyRef r : c.bodies()) {
             refs.put(PhysicsCompiler.Compiled.key(r.model(), r.link()), r);
         }
-        for (World.Model m : world.models()) {
+        for (int mi = 0; mi < world.models().size(); mi++) {
+            World.Model m = world.models().get(mi);
             double[] v = new double[DistributedMessages.LINK_VALUES * m.links().size()];
             Pose[] bil = new Pose[m.links().size()];
             for (int li = 0; li < m.links().size(); li++) {
@@ -40,6 +44,7 @@ final class DistributedScene {
                 bil[li] = r.bodyInLink();
             }
             links.put(m.name(), v);
+            byIndex[mi] = v;
             bodyInLink.put(m.name(), bil);
             if (!m.links().isEmpty()) {
                 firstLinkInModel.put(m.name(), m.pose().inverse().compose(m.links().get(0).pose()));
@@ -61,7 +66,7 @@ final class DistributedScene {
                 throw new IllegalArgumentException("secondary '" + from + "' reported model index " + mi + ", which this world"
                         + " does not have: every process must load the same world");
             }
-            double[] v = links.get(names.get(mi));
+            double[] v = byIndex[mi];
             if (o + v.length > values.length) {
                 throw new IllegalArgumentException("secondary '" + from + "' reported " + values.length + " state values, too"
                         + " few for its models: every process must load the same world");
