@@ -31,6 +31,10 @@ import picocli.CommandLine.Spec;
  * the second half (the time from publishing a step to holding every ack, less the slowest
  * secondary's own step).
  *
+ * Without --record the secondaries report only their performers' models each iteration (all the
+ * primary's level manager needs, as in Gazebo); with it both modes record every pose, and the
+ * secondaries report every dynamic model.
+ *
  * Worlds: "light" is examples/worlds/relay.sdf (a few bodies and a handover, the kind of world
  * Gazebo measured at 30-50 % distributed against 900 % standalone); "heavy" is generated: two
  * performers, each in its own level far from the other's, each level holding a field of boxes
@@ -71,6 +75,10 @@ final class WorldCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print one JSON object per result line and nothing else.")
     boolean json;
+
+    @Option(names = "--record", description = "Record every pose in both modes (a CSV in a temporary folder): the"
+            + " secondaries then report every dynamic model each iteration, not just their performers'.")
+    boolean record;
 
     /** One run's figures. */
     record Run(double rtf, double overheadUs, long handovers) {
@@ -115,10 +123,15 @@ final class WorldCommand implements Callable<Integer> {
             List<Run> alone = new ArrayList<>();
             List<Run> dist = new ArrayList<>();
             for (int r = 0; r < runs; r++) {
-                alone.add(run(children, "standalone-" + r, List.of("sim", file.toString(), "--levels", "--iterations",
-                        Long.toString(its))));
-                dist.add(run(children, "distributed-" + r, List.of("sim", file.toString(), "--network-role", "primary",
-                        "--local-secondaries", Integer.toString(secondaries), "--iterations", Long.toString(its))));
+                List<String> a = new ArrayList<>(List.of("sim", file.toString(), "--levels", "--iterations", Long.toString(its)));
+                List<String> d = new ArrayList<>(List.of("sim", file.toString(), "--network-role", "primary",
+                        "--local-secondaries", Integer.toString(secondaries), "--iterations", Long.toString(its)));
+                if (record) {
+                    a.addAll(List.of("--record", dir.resolve("standalone.csv").toString()));
+                    d.addAll(List.of("--record", dir.resolve("distributed.csv").toString()));
+                }
+                alone.add(run(children, "standalone-" + r, a));
+                dist.add(run(children, "distributed-" + r, d));
                 if (!json) {
                     spec.commandLine().getErr().printf(Locale.ROOT, "run %d: standalone rtf %.2f, distributed rtf %.2f%n", r + 1,
                             alone.get(r).rtf(), dist.get(r).rtf());
@@ -132,8 +145,8 @@ final class WorldCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"standalone\",\"iterations\":%d,\"runs\":%d,"
                         + "\"rtf\":%.4f}%n", name, its, runs, a);
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"distributed\",\"secondaries\":%d,"
-                        + "\"iterations\":%d,\"runs\":%d,\"rtf\":%.4f,\"overhead_us\":%.1f,\"handovers\":%d}%n", name, secondaries,
-                        its, runs, d, overhead, handovers);
+                        + "\"iterations\":%d,\"runs\":%d,\"record\":%b,\"rtf\":%.4f,\"overhead_us\":%.1f,\"handovers\":%d}%n", name,
+                        secondaries, its, runs, record, d, overhead, handovers);
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"ratio\",\"distributed_over_standalone\":%.4f}%n",
                         name, d / a);
             } else {

@@ -18,7 +18,7 @@ class WorldBenchCommandTest {
     private static final Pattern STANDALONE = Pattern.compile("\\{\"bench\":\"world\",\"world\":\"heavy\",\"mode\":\"standalone\","
             + "\"iterations\":40,\"runs\":1,\"rtf\":[0-9.]+}");
     private static final Pattern DISTRIBUTED = Pattern.compile("\\{\"bench\":\"world\",\"world\":\"heavy\",\"mode\":\"distributed\","
-            + "\"secondaries\":2,\"iterations\":40,\"runs\":1,\"rtf\":[0-9.]+,\"overhead_us\":[0-9.]+,\"handovers\":0}");
+            + "\"secondaries\":2,\"iterations\":40,\"runs\":1,\"record\":true,\"rtf\":[0-9.]+,\"overhead_us\":[0-9.]+,\"handovers\":0}");
     private static final Pattern RATIO = Pattern.compile("\\{\"bench\":\"world\",\"world\":\"heavy\",\"mode\":\"ratio\","
             + "\"distributed_over_standalone\":[0-9.]+}");
 
@@ -46,7 +46,7 @@ class WorldBenchCommandTest {
     @Test
     void execute_tinyHeavyRun_printsStandaloneDistributedAndRatioAsJson() {
         int code = BenchCli.run(out, err, "bench", "world", "--world", "heavy", "--bodies", "8", "--iterations", "40", "--runs",
-                "1", "--json");
+                "1", "--record", "--json");
 
         assertThat(code).as("stderr: %s", err).isZero();
         List<String> lines = out.toString().lines().toList();

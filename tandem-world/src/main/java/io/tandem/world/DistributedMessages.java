@@ -15,7 +15,9 @@ import java.util.List;
  * what it lacked), as records with an explicit little-endian binary codec (no Java serialization):
  *   hello     secondary -> primary (topic announce): its name and the world it loaded (name and a
  *             digest of the file), so a secondary that loaded another world is refused;
- *   step      primary -> every secondary: iteration, sim time, step size, paused, the secondaries
+ *   step      primary -> every secondary: iteration, sim time, step size, paused, whether to report
+ *             every dynamic model or only the performers' models (Gazebo's acks carry only the
+ *             performers' models; the level manager needs no more), the secondaries
  *             of the run (a secondary not named is refused: Gazebo counted a late joiner's ack),
  *             the affinity changes effective this iteration, the performers whose owner must
  *             report their full state in this iteration's ack (a handover in two steps: the state
@@ -33,7 +35,7 @@ import java.util.List;
 
 /** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
 final class DistributedMessages {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     private static final byte KIND_HELLO = 1;
     private static final byte KIND_STEP = 2;
     private static final byte KIND_ACK = 3;
@@ -79,7 +81,7 @@ final class DistributedMessages {
     }
 
     /** primary -> secondaries, once per iteration. */
-    record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, List<String> secondaries,
+    record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, boolean allStates, List<String> secondaries,
                 List<Affinities.Change> affinity, List<String> release, List<Handover> handovers) implements Message {
         Step {
             secondaries = List.copyOf(secondaries);
@@ -132,7 +134,7 @@ final class DistributedMessages {
             w.putLong(s.iteration());
             w.putLong(s.simTimeNs());
             w.putLong(s.stepSizeNs());
-            w.putByte(s.paused() ? 1 : 0);
+            w.putByte((s.paused() ? 1 : 0) | (s.allStates() ? 2 : 0));
             w.putStrings(s.secondaries());
             w.putInt(s.affinity().size());
             for (Affinities.Change c : s.affinity()) {
@@ -218,7 +220,9 @@ final class DistributedMessages {
         long it = b.getLong();
         long t = b.getLong();
         long dt = b.getLong();
-        boolean paused = b.get() != 0;
+        int flags = b.get();
+        boolean paused = (flags & 1) != 0;
+        boolean allStates = (flags & 2) != 0;
         List<String> secondaries = strings(b);
         int n = count(b);
         List<Affinities.Change> aff = new ArrayList<>(n);
@@ -227,7 +231,7 @@ final class DistributedMessages {
             String from = string(b);
             aff.add(new Affinities.Change(p, from.isEmpty() ? null : from, string(b)));
         }
-        return new Step(it, t, dt, paused, secondaries, aff, strings(b), handovers(b));
+        return new Step(it, t, dt, paused, allStates, secondaries, aff, strings(b), handovers(b));
     }
 
     private static int count(ByteBuffer b) {

@@ -106,6 +106,7 @@ public final class DistributedPrimary implements WorldView {
     private RuntimeException failure;
     /** a free run: handlers step on until autoUntil or autoDeadlineNs */
     private boolean auto;
+    private boolean allStates = true;
     private long autoUntil;
     private long autoDeadlineNs;
 
@@ -244,7 +245,7 @@ public final class DistributedPrimary implements WorldView {
                 awaitingPause = true;
                 acks.clear();
                 sentAtNs = clock.getAsLong();
-                publish(new DistributedMessages.Step(iteration, simTimeNs, world.stepSizeNs(), true, secondaries, List.of(),
+                publish(new DistributedMessages.Step(iteration, simTimeNs, world.stepSizeNs(), true, allStates, secondaries, List.of(),
                         List.of(), List.of()));
                 awaitAcks();
                 awaiting = -1;
@@ -349,7 +350,7 @@ public final class DistributedPrimary implements WorldView {
         awaiting = it;
         acks.clear();
         sentAtNs = clock.getAsLong();
-        publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, secondaries,
+        publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, allStates, secondaries,
                 effective, release, carried));
     }
 
@@ -534,6 +535,19 @@ public final class DistributedPrimary implements WorldView {
     public synchronized void stepWhilePaused(long n) {
         control(new DistributedMessages.Control(DistributedMessages.Command.STEP, n));
         notifyAll();
+    }
+
+    /**
+     * Chooses what the secondaries report each iteration: every dynamic model they simulate (the
+     * default: the whole scene, for recording and listeners) or only their performers' models,
+     * which is all the level manager needs (Gazebo's acks carry no more); then the poses of other
+     * dynamic models in this view stay those of the world file. A secondary of a heavy world
+     * reports thousands of models otherwise.
+     *
+     * @param all whether to report every dynamic model
+     */
+    public synchronized void reportAllStates(boolean all) {
+        allStates = all;
     }
 
     /** @return whether the run is paused */

@@ -230,7 +230,8 @@ public final class DistributedSecondary implements AutoCloseable {
         runner.step();
         long stepNs = clock.getAsLong() - t0;
         // the ack: every dynamic model simulated here, and the full state of released performers
-        WorldRunner.StateBlock states = runner.exportDynamicStates();
+        WorldRunner.StateBlock states = s.allStates() ? runner.exportDynamicStates(m -> true)
+                : runner.exportDynamicStates(runner.levels().performerModelsOwned()::contains);
         List<DistributedMessages.Handover> released = new ArrayList<>();
         for (String p : s.release()) {
             if (runner.levels().owns(p)) {

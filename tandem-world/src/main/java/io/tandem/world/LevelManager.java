@@ -358,6 +358,17 @@ public final class LevelManager {
         return false;
     }
 
+    /** @return the models of the performers this manager evaluates */
+    java.util.Set<String> performerModelsOwned() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (PerformerState p : performers) {
+            if (p.owned) {
+                out.add(p.model);
+            }
+        }
+        return out;
+    }
+
     /** @return whether the model belongs to the default level (as loaded by this manager) */
     boolean isDefault(String model) {
         return defaultEntities.contains(model);

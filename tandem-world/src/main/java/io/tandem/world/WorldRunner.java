@@ -361,17 +361,18 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     }
 
     /**
-     * @return the state of every loaded dynamic model (world order), without joint or contact
-     *         warm starts: a secondary's ack. One pass over the bodies; allocates the result.
+     * @param which accepts the names of the models to report
+     * @return the state of the loaded dynamic models it accepts (world order), without joint or
+     *         contact warm starts: a secondary's ack. One pass over the bodies; allocates the result.
      */
-    StateBlock exportDynamicStates() {
+    StateBlock exportDynamicStates(java.util.function.Predicate<String> which) {
         List<PhysicsCompiler.BodyRef> refs = compiled.bodies();
         int[] models = new int[world.models().size()];
         int count = 0;
         int links = 0;
         for (int mi = 0; mi < world.models().size(); mi++) {
             World.Model m = world.models().get(mi);
-            if (!m.isStatic() && !m.links().isEmpty() && levels.isLoaded(m.name())) {
+            if (!m.isStatic() && !m.links().isEmpty() && levels.isLoaded(m.name()) && which.test(m.name())) {
                 models[count++] = mi;
                 links += m.links().size();
             }

@@ -22,7 +22,7 @@ class DistributedMessagesTest {
 
     @Test
     void step_roundTrip_bitwiseEqual() {
-        DistributedMessages.Step s = new DistributedMessages.Step(42, 42_000_000, 1_000_000, true, List.of("s1", "s2"),
+        DistributedMessages.Step s = new DistributedMessages.Step(42, 42_000_000, 1_000_000, true, true, List.of("s1", "s2"),
                 List.of(new Affinities.Change("perf_ä", null, "s1"), new Affinities.Change("p2", "s1", "s2")),
                 List.of("p3"), List.of(new DistributedMessages.Handover("p2", List.of("level1"),
                         List.of(state("vehicle", 4), state("ball", 1)))));
@@ -30,6 +30,7 @@ class DistributedMessagesTest {
         assertThat(back.iteration()).isEqualTo(42);
         assertThat(back.simTimeNs()).isEqualTo(42_000_000);
         assertThat(back.paused()).isTrue();
+        assertThat(back.allStates()).isTrue();
         assertThat(back.secondaries()).containsExactly("s1", "s2");
         assertThat(back.affinity()).isEqualTo(s.affinity());
         assertThat(back.release()).containsExactly("p3");

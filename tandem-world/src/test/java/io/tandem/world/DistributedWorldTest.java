@@ -57,6 +57,10 @@ class DistributedWorldTest {
 
     /** @param free run freely ({@link DistributedPrimary#runUntil}, the lockstep on the participant's thread) */
     static Run distributed(World w, int secondaries, long iterations, boolean free) throws Exception {
+        return distributed(w, secondaries, iterations, free, true);
+    }
+
+    static Run distributed(World w, int secondaries, long iterations, boolean free, boolean allStates) throws Exception {
         try (Registry reg = Registry.start("tandem+inproc://dw-" + RUNS.incrementAndGet())) {
             List<CompletableFuture<DistributedSecondary.Result>> futures = new ArrayList<>();
             for (int i = 1; i <= secondaries; i++) {
@@ -66,6 +70,7 @@ class DistributedWorldTest {
             try (Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME)) {
                 DistributedPrimary primary = new DistributedPrimary(w, p, secondaries, 30 * S, System::nanoTime);
                 primary.addListener(new PoseRecorder(out, PoseRecorder.Format.CSV));
+                primary.reportAllStates(allStates);
                 List<String> names = primary.awaitSecondaries(30 * S);
                 while (primary.iteration() < iterations) {
                     if (free) {
@@ -121,6 +126,20 @@ class DistributedWorldTest {
         assertThat(run.secondaries().get(1).handoversOut()).isEqualTo(1);
         assertThat(alone).contains("Loaded level [a3]");
         assertSameRecord(run.record(), alone);
+    }
+
+    @Test
+    void distributedRun_performersOnly_performersBitwiseOthersAsInTheFile() throws Exception {
+        World w = example("relay.sdf");
+        String alone = standalone(w, 2600);
+        Run run = distributed(w, 2, 2600, true, false);
+        assertThat(run.handovers()).isEqualTo(1);
+        List<String> performers = alone.lines().filter(l -> l.contains(",rover_")).toList();
+        assertThat(performers).hasSize(2 * 2601);
+        assertThat(run.record().lines().filter(l -> l.contains(",rover_")).toList()).isEqualTo(performers);
+        // the crates' state was never reported: the record shows them where the file put them
+        assertThat(run.record()).contains("2600,5.2,crate_2,42.5,3.0,-8.0,0.0,0.0,0.0,1.0,");
+        assertThat(alone).doesNotContain("2600,5.2,crate_2,42.5,3.0,-8.0,");
     }
 
     @Test

@@ -98,6 +98,8 @@ final class DistributedSim {
                 if (recorder != null) {
                     primary.addListener(recorder);
                 }
+                // without a record only the performers' poses are used (levels): the secondaries report just those
+                primary.reportAllStates(recorder != null);
                 int[] levelEvents = new int[1];
                 primary.addListener((v, it, c) -> {
                     levelEvents[0] += c.loadedLevels().size() + c.unloadedLevels().size();
