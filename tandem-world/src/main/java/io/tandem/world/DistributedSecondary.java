@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * twice). Each later step: (1) the affinity changes (release: the performer's model and the levels
  * it alone kept go at the level update; adopt: its model and levels come back with the handed-over
  * state instead of the file's); (2) the runner's iteration, which must be the step's; (3) the ack:
- * every dynamic model it simulates (13 values per link; for the primary's scene and recording)
- * and, for each performer the step asked it to release, the full state of its model and of the
- * dynamic models of its levels, contact warm starts included.
+ * every dynamic model it simulates (13 values per link; for the primary's scene and recording),
+ * or only its performers' models when the step says so, and, for each performer the step asked it
+ * to release, the full state of its model and of the dynamic models of its levels, contact warm
+ * starts included.
  *
  * Paused steps are acked without stepping. The primary lost (kill -9, a crash, the network), a
  * refusal, a step that does not name this secondary (it joined late) or a failure stop ends the
@@ -183,7 +184,8 @@ public final class DistributedSecondary implements AutoCloseable {
                 LOG.info("Paused at iteration {}", s.iteration());
                 pausedLogged = true;
             }
-            ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), 0, new int[0], new double[0], List.of())));
+            ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), 0, new int[0],
+                    new double[0], List.of())));
             return;
         }
         pausedLogged = false;
@@ -229,7 +231,8 @@ public final class DistributedSecondary implements AutoCloseable {
         long t0 = clock.getAsLong();
         runner.step();
         long stepNs = clock.getAsLong() - t0;
-        // the ack: every dynamic model simulated here, and the full state of released performers
+        // the ack: the dynamic models simulated here (or only the performers' models, as the step
+        // asks), and the full state of released performers
         WorldRunner.StateBlock states = s.allStates() ? runner.exportDynamicStates(m -> true)
                 : runner.exportDynamicStates(runner.levels().performerModelsOwned()::contains);
         List<DistributedMessages.Handover> released = new ArrayList<>();
