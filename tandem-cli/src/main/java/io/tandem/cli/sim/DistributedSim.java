@@ -92,7 +92,7 @@ final class DistributedSim {
                 err.println("registry: " + registry + (o.partition() == null ? "" : ", partition " + o.partition()));
             }
             String uri = withPartition(registry, o.partition());
-            try (Participant p = connectPrimary(uri, o)) {
+            try (Participant p = connect(uri, DistributedPrimary.NAME, "the primary", o)) {
                 DistributedPrimary primary = new DistributedPrimary(o.world(), p, o.secondaries(), o.ackTimeoutMs() * 1_000_000L,
                         System::nanoTime);
                 if (recorder != null) {
@@ -171,14 +171,32 @@ final class DistributedSim {
         }
     }
 
-    private static Participant connectPrimary(String uri, Options o) {
-        try {
-            CliSupport.netConfig();
-            return Participant.connect(uri, SIMULATION, DistributedPrimary.NAME);
-        } catch (ParticipantNameTakenException e) {
-            throw new TandemException("a primary already runs in this partition of " + uri + ": give each run its own"
-                    + " --partition", e);
-        }
+    /**
+     * Connects, retrying while no registry answers (it may start later, or answer slowly on a
+     * loaded machine) until the start timeout.
+     *
+     * @param who for the messages: "the primary" or "secondary 'NAME'"
+     * @throws TandemException naming the URI when no registry answered in time, or when the name
+     *                         is taken (with the fix)
+     */
+    private static Participant connect(String uri, String name, String who, Options o) {
+        long deadline = System.nanoTime() + o.startTimeoutS() * S;
+        TandemException last;
+        do {
+            try {
+                CliSupport.netConfig();
+                return Participant.connect(uri, SIMULATION, name);
+            } catch (ParticipantNameTakenException e) {
+                throw new TandemException(name.equals(DistributedPrimary.NAME)
+                        ? "a primary already runs in this partition of " + uri + ": give each run its own --partition"
+                        : "secondary name '" + name + "' is taken in this run: give each secondary its own --name", e);
+            } catch (TandemException e) {
+                last = e;
+                LockSupport.parkNanos(200_000_000L);
+            }
+        } while (System.nanoTime() < deadline);
+        throw new TandemException(who + " found no registry at " + uri + " within " + o.startTimeoutS() + " s ("
+                + CliSupport.oneLine(last.getMessage()) + "): start the primary, or 'tandem registry', first", last);
     }
 
     /**
@@ -189,26 +207,11 @@ final class DistributedSim {
         tuneTransport();
         String uri = withPartition(o.registry() == null ? io.tandem.cli.internal.RegistryUris.DEFAULT : o.registry(),
                 o.partition());
-        long deadline = System.nanoTime() + o.startTimeoutS() * S;
-        Participant p = null;
-        TandemException last = null;
-        // the registry (often the primary's) may not be up yet: retry until the start timeout
-        while (p == null && System.nanoTime() < deadline) {
-            try {
-                CliSupport.netConfig();
-                p = Participant.connect(uri, SIMULATION, name);
-            } catch (ParticipantNameTakenException e) {
-                err.println("tandem sim: secondary name '" + name + "' is taken in this run: give each secondary its own --name");
-                return 1;
-            } catch (TandemException e) {
-                last = e;
-                LockSupport.parkNanos(200_000_000L);
-            }
-        }
-        if (p == null) {
-            err.println("tandem sim: secondary '" + name + "' found no registry at " + uri + " within " + o.startTimeoutS()
-                    + " s (" + CliSupport.oneLine(last == null ? "" : last.getMessage()) + "): start the primary, or"
-                    + " 'tandem registry', first");
+        Participant p;
+        try {
+            p = connect(uri, name, "secondary '" + name + "'", o);
+        } catch (TandemException e) {
+            err.println("tandem sim: " + CliSupport.oneLine(e.getMessage()));
             return 1;
         }
         try (Participant participant = p;
