@@ -95,6 +95,16 @@ class NetReliabilityTest {
         return new Controller(code, out, err);
     }
 
+    /** Polls (every 10 ms, up to the timeout) until a tool has printed the text. */
+    private static void awaitText(StringWriter w, String text, long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!w.toString().contains(text)) {
+            assertThat(System.nanoTime() - deadline).as("'%s' within %d ms; printed so far:%n%s", text, timeoutMs, w)
+                    .isNegative();
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+        }
+    }
+
     private record Controller(CompletableFuture<Integer> exitCode, StringWriter out, StringWriter err) {
     }
 
@@ -283,6 +293,9 @@ class NetReliabilityTest {
                 both.complete(null);
             }
             both.get(30, TimeUnit.SECONDS);
+            // the others see a member before its own connect returns: wait for the tools' first lines
+            awaitText(monitor.out(), "tandem monitor: watching", 30_000);
+            awaitText(controller.out(), "tandem controller: waiting for", 30_000);
             CompletableFuture<String> observerLost = new CompletableFuture<>();
             observer.addConnectionLostHandler(observerLost::complete);
 
