@@ -262,7 +262,7 @@ public final class DistributedSecondary implements AutoCloseable {
         for (String model : models) {
             World.Model m = world.model(model).orElse(null);
             if (m != null && !m.isStatic()) {
-                DistributedMessages.ModelState st = runner.exportState(model, true);
+                DistributedMessages.ModelState st = runner.exportState(model);
                 if (st != null) {
                     states.add(st);
                 }

@@ -388,11 +388,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
             for (int li = 0; li < m.links().size() && k < refs.size() && refs.get(k).model().equals(m.name()); li++, k++) {
                 int n = refs.get(k).body();
-                int o = base + DistributedMessages.LINK_VALUES * linkIndex(m, refs.get(k).link(), li);
-                System.arraycopy(state.pos, 3 * n, values, o, 3);
-                System.arraycopy(state.quat, 4 * n, values, o + 3, 4);
-                System.arraycopy(state.linVel, 3 * n, values, o + 7, 3);
-                System.arraycopy(state.angVel, 3 * n, values, o + 10, 3);
+                writeBody(n, values, base + DistributedMessages.LINK_VALUES * linkIndex(m, refs.get(k).link(), li));
             }
             base += DistributedMessages.LINK_VALUES * m.links().size();
         }
@@ -412,12 +408,20 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         throw new IllegalStateException("no link '" + link + "' in model '" + m.name() + "'");
     }
 
+    /** One body's 13 state values (position, orientation, velocities) into dst at o. */
+    private void writeBody(int n, double[] dst, int o) {
+        System.arraycopy(state.pos, 3 * n, dst, o, 3);
+        System.arraycopy(state.quat, 4 * n, dst, o + 3, 4);
+        System.arraycopy(state.linVel, 3 * n, dst, o + 7, 3);
+        System.arraycopy(state.angVel, 3 * n, dst, o + 10, 3);
+    }
+
     /**
-     * @param model    a loaded model
-     * @param contacts whether to include its bodies' contact warm starts (a handover)
-     * @return its full dynamic state, or null when it is not loaded
+     * @param model a loaded model
+     * @return its full dynamic state for a handover (joint impulses and its bodies' contact warm
+     *         starts included), or null when it is not loaded
      */
-    DistributedMessages.ModelState exportState(String model, boolean contacts) {
+    DistributedMessages.ModelState exportState(String model) {
         World.Model m = models.get(model);
         if (m == null || !levels.isLoaded(model)) {
             return null;
@@ -431,11 +435,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
             int n = compiled.bodies().get(b).body();
             ids.add(compiled.model().bodyId(n));
-            int o = DistributedMessages.LINK_VALUES * li;
-            System.arraycopy(state.pos, 3 * n, links, o, 3);
-            System.arraycopy(state.quat, 4 * n, links, o + 3, 4);
-            System.arraycopy(state.linVel, 3 * n, links, o + 7, 3);
-            System.arraycopy(state.angVel, 3 * n, links, o + 10, 3);
+            writeBody(n, links, DistributedMessages.LINK_VALUES * li);
         }
         int jc = compiled.model().jointCount();
         int slots = jc == 0 ? 0 : state.jointImpulse.length / jc;
@@ -446,7 +446,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 System.arraycopy(state.jointImpulse, slots * idx, joints, slots * j, slots);
             }
         }
-        List<io.tandem.physics.ContactWarmStart> cw = contacts ? state.contactWarmStarts(ids::contains) : List.of();
+        List<io.tandem.physics.ContactWarmStart> cw = state.contactWarmStarts(ids::contains);
         return new DistributedMessages.ModelState(model, links, joints, cw);
     }
 
