@@ -116,6 +116,20 @@ public interface Participant extends AutoCloseable {
      */
     boolean isParticipantConnected(String participantName);
 
+    /**
+     * Says that this participant expects no message for about {@code durationNs} from now, for
+     * example while its peers run a step it knows takes that long. Until then its transport may
+     * stop polling and its thread park instead of spinning and yielding, which leaves the CPUs to
+     * the processes doing the work; a message arriving meanwhile is handled when the time is up at
+     * the latest (a message from this process's own threads wakes it at once). A later call
+     * replaces the hint; 0 clears it. Only a hint: nothing is lost whatever the duration, a message
+     * is only delayed. Does not allocate. Safe from any thread.
+     *
+     * @param durationNs how long to expect quiet, ns, {@code >= 0}
+     * @throws IllegalArgumentException if durationNs is negative
+     */
+    void expectQuietFor(long durationNs);
+
     /** Leaves the simulation and stops this participant's thread. Idempotent. */
     @Override
     void close();

@@ -343,4 +343,34 @@ public abstract class PubSubContract extends ContractBase {
         }
         assertThat(got).isEmpty();
     }
+
+    @Test
+    void expectQuietFor_messagesDuringAndAfterTheQuietPeriod_areAllDeliveredInOrder() throws Exception {
+        Participant sub = connect("sub");
+        BlockingQueue<String> got = new LinkedBlockingQueue<>();
+        sub.createDataSubscriber("s", PubSubSpec.of("t", ""), e -> got.add(text(e.data())));
+        Participant pub = connect("pub");
+        DataPublisher p = pub.createDataPublisher("p", PubSubSpec.of("t", "m"), 0);
+        // a hint only delays: what arrives while the receiver (and the sender) expect quiet still comes, in order
+        sub.expectQuietFor(TimeUnit.MILLISECONDS.toNanos(200));
+        pub.expectQuietFor(TimeUnit.MILLISECONDS.toNanos(200));
+        p.publish(text("during"));
+        assertThat(poll(got)).isEqualTo("during");
+        sub.expectQuietFor(0);
+        p.publish(text("after"));
+        assertThat(poll(got)).isEqualTo("after");
+        sub.expectQuietFor(TimeUnit.SECONDS.toNanos(60));
+        sub.expectQuietFor(TimeUnit.MILLISECONDS.toNanos(1));
+        p.publish(text("replaced"));
+        // a later hint replaces an earlier one: a minute-long hint cut to 1 ms does not hold this back
+        assertThat(got.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo("replaced");
+        assertThat(got).isEmpty();
+    }
+
+    @Test
+    void expectQuietFor_negativeDuration_isRefused() {
+        Participant sub = connect("sub");
+        assertThatThrownBy(() -> sub.expectQuietFor(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(">= 0");
+    }
 }

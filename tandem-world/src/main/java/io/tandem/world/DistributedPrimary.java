@@ -66,6 +66,13 @@ public final class DistributedPrimary implements WorldView {
     /** the primary's participant name */
     public static final String NAME = "primary";
     private static final long LEAVE_WAIT_NS = 1_500_000_000L;
+    /**
+     * Steps at least this long are waited for quietly: for three quarters of the shorter of the
+     * last two slowest steps the primary's participant neither polls nor spins (see
+     * {@link Participant#expectQuietFor}), leaving both CPUs of a 2-core host to the secondaries;
+     * shorter steps are waited for by spinning, for latency.
+     */
+    static final long QUIET_MIN_NS = 1_000_000;
 
     private final World world;
     private final Participant participant;
@@ -95,6 +102,9 @@ public final class DistributedPrimary implements WorldView {
     private long overheadNs;
     private long overheadSamples;
     private long slowestStepNs;
+    /** the slowest secondary's step in the last two iterations, ns (the quiet hint) */
+    private long lastSlowestNs;
+    private long previousSlowestNs;
     /** the iteration whose acks are awaited (-1: none), whether it is a pause announcement, and the acks */
     private long awaiting = -1;
     private boolean awaitingPause;
@@ -352,6 +362,12 @@ public final class DistributedPrimary implements WorldView {
         sentAtNs = clock.getAsLong();
         publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, allStates, secondaries,
                 effective, release, carried));
+        participant.expectQuietFor(quietNs(Math.min(lastSlowestNs, previousSlowestNs)));
+    }
+
+    /** @return how long to expect no message while steps of about stepNs run: 0 below {@link #QUIET_MIN_NS} */
+    static long quietNs(long stepNs) {
+        return stepNs < QUIET_MIN_NS ? 0 : stepNs - stepNs / 4;
     }
 
     /** Takes the acks of the iteration in flight into the scene and reports it (under the monitor). */
@@ -373,6 +389,8 @@ public final class DistributedPrimary implements WorldView {
         }
         overheadNs += Math.max(0, clock.getAsLong() - sentAtNs - slowest);
         slowestStepNs += slowest;
+        previousSlowestNs = lastSlowestNs;
+        lastSlowestNs = slowest;
         overheadSamples++;
         iteration = awaiting;
         simTimeNs += world.stepSizeNs();

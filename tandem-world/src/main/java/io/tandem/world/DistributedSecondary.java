@@ -67,6 +67,7 @@ public final class DistributedSecondary implements AutoCloseable {
     private boolean pausedLogged;
     private long handoversIn;
     private long handoversOut;
+    private long lastStepNs;
 
     /**
      * @param world       the world (the primary's)
@@ -228,9 +229,13 @@ public final class DistributedSecondary implements AutoCloseable {
                     + " iteration " + runner.iteration() + " but the primary sent step " + s.iteration()
                     + ": the protocol is out of step; stopping");
         }
+        // a long step: this process expects no message while it runs (its transport stops polling)
+        participant.expectQuietFor(DistributedPrimary.quietNs(lastStepNs));
         long t0 = clock.getAsLong();
         runner.step();
         long stepNs = clock.getAsLong() - t0;
+        lastStepNs = stepNs;
+        participant.expectQuietFor(0);
         // the ack: the dynamic models simulated here (or only the performers' models, as the step
         // asks), and the full state of released performers
         WorldRunner.StateBlock states = s.allStates() ? runner.exportDynamicStates(m -> true)

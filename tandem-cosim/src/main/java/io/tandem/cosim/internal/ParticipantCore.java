@@ -179,6 +179,8 @@ public final class ParticipantCore implements Participant, TransportListener {
     private final ConcurrentHashMap<Long, PendingCall> pendingCalls = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, ServerCall> serverCalls = new ConcurrentHashMap<>();
     private volatile int wallTimedCalls;
+    /** wallClockNs before which the worker parks rather than spinning and yielding (0: none; expectQuietFor) */
+    private volatile long quietUntilNs;
 
     private ParticipantCore(String registryUri, String simulationName, String name, LongSupplier wallClockNs) {
         this.registryUri = registryUri;
@@ -337,6 +339,14 @@ public final class ParticipantCore implements Participant, TransportListener {
     }
 
     private int idle(int idle) {
+        // a quiet hint: park through it (a signal still wakes the worker at once)
+        if (idle == 0 && quietUntilNs != 0) {
+            long left = quietUntilNs - wallClockNs.getAsLong();
+            if (left > 0) {
+                park(left);
+                return 0;
+            }
+        }
         int spins = multiProcess ? SPIN_LIMIT_MULTIPROCESS
                 : RUNNING_WORKERS.get() <= CPUS ? SPIN_LIMIT_UNDERSUBSCRIBED : SPIN_LIMIT;
         if (idle < spins) {
@@ -344,20 +354,27 @@ public final class ParticipantCore implements Participant, TransportListener {
         } else if (idle < spins + YIELD_LIMIT) {
             Thread.yield();
         } else {
-            parked = true;
-            if (!signalled && running) {
-                RUNNING_WORKERS.decrementAndGet();
-                if (wallTimedCalls > 0) {
-                    LockSupport.parkNanos(this, WALL_TICK_NS);
-                } else {
-                    LockSupport.park(this);
-                }
-                RUNNING_WORKERS.incrementAndGet();
-            }
-            parked = false;
+            park(0);
             return 0;
         }
         return idle + 1;
+    }
+
+    /** Parks the worker until signalled, for at most maxNs when > 0, and at most a wall tick while wall-timed calls wait. */
+    private void park(long maxNs) {
+        parked = true;
+        if (!signalled && running) {
+            RUNNING_WORKERS.decrementAndGet();
+            if (wallTimedCalls > 0) {
+                LockSupport.parkNanos(this, maxNs > 0 ? Math.min(maxNs, WALL_TICK_NS) : WALL_TICK_NS);
+            } else if (maxNs > 0) {
+                LockSupport.parkNanos(this, maxNs);
+            } else {
+                LockSupport.park(this);
+            }
+            RUNNING_WORKERS.incrementAndGet();
+        }
+        parked = false;
     }
 
     /**
@@ -1224,6 +1241,18 @@ public final class ParticipantCore implements Participant, TransportListener {
     @Override
     public boolean isParticipantConnected(String participantName) {
         return connectedNames.containsKey(participantName);
+    }
+
+    @Override
+    public void expectQuietFor(long durationNs) {
+        if (durationNs < 0) {
+            throw new IllegalArgumentException("expectQuietFor needs a duration >= 0 ns, got " + durationNs);
+        }
+        quietUntilNs = durationNs == 0 ? 0 : wallClockNs.getAsLong() + durationNs;
+        TransportSession s = session;
+        if (s != null) {
+            s.expectQuietFor(durationNs);
+        }
     }
 
     @Override

@@ -61,6 +61,17 @@ public interface TransportSession extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The participant expects no message for about {@code durationNs} from now (see
+     * {@code Participant.expectQuietFor}): a polling transport may poll less until then, delaying
+     * what arrives meanwhile by at most that long. 0 clears it. A transport that delivers on its own
+     * threads as messages arrive ignores it. Must not block or allocate.
+     *
+     * @param durationNs how long, ns, {@code >= 0}
+     */
+    default void expectQuietFor(long durationNs) {
+    }
+
     /** Leaves the simulation; peers get {@link TransportListener#onPeerLeft}. Idempotent. */
     @Override
     void close();

@@ -64,6 +64,8 @@ public final class NetSession implements TransportSession {
     private final SessionAgent agent;
     private final AtomicBoolean closed = new AtomicBoolean();
     private AgentRunner runner;
+    /** the agent thread's idle strategy, which parks through a participant's quiet periods */
+    private final QuietIdleStrategy idle;
     private JChannel channel;
     private volatile Address registryAddress;
     /** the registry of our URI, whose media driver we use (the sequencer, unless the group has several) */
@@ -84,6 +86,7 @@ public final class NetSession implements TransportSession {
         this.participantName = participantName;
         this.agent = new SessionAgent("tandem-net-" + simulationName + "/" + participantName, simulationName, version,
                 listener, NetClock.MONOTONIC, TimeUnit.MILLISECONDS.toNanos(config.registryTimeoutMs()));
+        this.idle = new QuietIdleStrategy(idleStrategy(config), NetClock.MONOTONIC);
     }
 
     /**
@@ -112,7 +115,7 @@ public final class NetSession implements TransportSession {
     }
 
     private void doJoin() {
-        runner = new AgentRunner(idleStrategy(config), e -> LOG.error("{}: {}", agent.roleName(), e.toString(), e),
+        runner = new AgentRunner(idle, e -> LOG.error("{}: {}", agent.roleName(), e.toString(), e),
                 null, agent);
         AgentRunner.startOnThread(runner, r -> {
             Thread t = new Thread(r, agent.roleName());
@@ -286,6 +289,11 @@ public final class NetSession implements TransportSession {
     @Override
     public boolean peersInOtherProcesses() {
         return true;
+    }
+
+    @Override
+    public void expectQuietFor(long durationNs) {
+        idle.quietFor(durationNs);
     }
 
     @Override
