@@ -83,6 +83,9 @@ public final class DistributedPrimary implements WorldView {
     private final LevelManager levels;
     private final DistributedScene scene;
     private final DataPublisher stepPublisher;
+    private final DataPublisher scenePublisher;
+    /** publish the scene every this many iterations; 0: never */
+    private long sceneEvery;
     private final List<WorldView.Listener> listeners = new ArrayList<>();
     private final Set<String> joined = new LinkedHashSet<>();
     private List<String> secondaries = List.of();
@@ -146,6 +149,7 @@ public final class DistributedPrimary implements WorldView {
         this.taken = new boolean[world.models().size()];
         participant.addParticipantDisconnectedHandler(this::onLost);
         stepPublisher = participant.createDataPublisher("step", PubSubSpec.of(topic(world, "step"), ""), 1);
+        scenePublisher = participant.createDataPublisher("scene", PubSubSpec.of(ScenePoses.topic(world.name()), ""), 1);
         participant.createDataSubscriber("step_ack", PubSubSpec.of(topic(world, "step_ack"), ""), e -> onFrame(e.data()));
         participant.createDataSubscriber("announce", PubSubSpec.of(topic(world, "announce"), ""), e -> onFrame(e.data()));
         participant.createDataSubscriber("control", PubSubSpec.of(topic(world, "control"), ""), e -> onFrame(e.data()));
@@ -174,7 +178,7 @@ public final class DistributedPrimary implements WorldView {
         return topic(w.name(), what);
     }
 
-    private static String topic(String worldName, String what) {
+    static String topic(String worldName, String what) {
         return "tandem/world/" + worldName + "/" + what;
     }
 
@@ -325,6 +329,9 @@ public final class DistributedPrimary implements WorldView {
         if (initialChanges != null) {
             LevelManager.Changes c = initialChanges;
             initialChanges = null;
+            if (sceneEvery > 0) {
+                publishScene();
+            }
             for (WorldView.Listener l : listeners) {
                 l.stepped(this, 0, c);
             }
@@ -360,8 +367,9 @@ public final class DistributedPrimary implements WorldView {
         awaiting = it;
         acks.clear();
         sentAtNs = clock.getAsLong();
-        publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false, allStates, secondaries,
-                effective, release, carried));
+        // a scene iteration: every dynamic model is reported, so every pose published is this iteration's
+        publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false,
+                allStates || sceneDue(it), secondaries, effective, release, carried));
         participant.expectQuietFor(quietNs(Math.min(lastSlowestNs, previousSlowestNs)));
     }
 
@@ -396,6 +404,9 @@ public final class DistributedPrimary implements WorldView {
         simTimeNs += world.stepSizeNs();
         awaiting = -1;
         acks.clear();
+        if (sceneDue(iteration)) {
+            publishScene();
+        }
         for (WorldView.Listener l : listeners) {
             l.stepped(this, iteration, inFlightChanges);
         }
@@ -621,6 +632,49 @@ public final class DistributedPrimary implements WorldView {
                 return;
             }
         }
+    }
+
+    private boolean sceneDue(long it) {
+        return sceneEvery > 0 && it % sceneEvery == 0;
+    }
+
+    /** Publishes the loaded models' poses (under the monitor; allocates). */
+    private void publishScene() {
+        List<String> loaded = levels.loadedModels();
+        List<String> models = new ArrayList<>(loaded.size());
+        double[] poses = new double[ScenePoses.POSE_VALUES * loaded.size()];
+        for (String m : loaded) {
+            Pose p = scene.modelPose(m);
+            if (p != null) {
+                int o = ScenePoses.POSE_VALUES * models.size();
+                poses[o] = p.x();
+                poses[o + 1] = p.y();
+                poses[o + 2] = p.z();
+                poses[o + 3] = p.qw();
+                poses[o + 4] = p.qx();
+                poses[o + 5] = p.qy();
+                poses[o + 6] = p.qz();
+                models.add(m);
+            }
+        }
+        scenePublisher.publish(new ScenePoses(world.name(), iteration, simTimeNs, models,
+                java.util.Arrays.copyOf(poses, ScenePoses.POSE_VALUES * models.size()), levels.activeLevels()).encode());
+    }
+
+    /**
+     * Publishes the scene ({@link ScenePoses}, on {@link ScenePoses#topic}) every {@code iterations}
+     * iterations, and the initial scene if the run has not started; 0 (the default) turns it off.
+     * In those iterations the secondaries report every dynamic model (as with
+     * {@link #reportAllStates}), which costs a little lockstep time.
+     *
+     * @param iterations every how many iterations, {@code >= 0}
+     * @throws IllegalArgumentException if negative
+     */
+    public synchronized void publishSceneEvery(long iterations) {
+        if (iterations < 0) {
+            throw new IllegalArgumentException("the scene period must be >= 0 iterations (0: off), got " + iterations);
+        }
+        sceneEvery = iterations;
     }
 
     private void publish(DistributedMessages.Message m) {

@@ -18,6 +18,9 @@ public final class PoseRecorder implements WorldView.Listener {
     /** Output formats. */
     public enum Format { CSV, JSONL }
 
+    /** the CSV header line (with its newline) */
+    public static final String CSV_HEADER = "iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n";
+
     private final Writer out;
     private final Format format;
 
@@ -29,7 +32,7 @@ public final class PoseRecorder implements WorldView.Listener {
         this.out = out;
         this.format = format;
         if (format == Format.CSV) {
-            write("iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n");
+            write(CSV_HEADER);
         }
     }
 
@@ -60,14 +63,22 @@ public final class PoseRecorder implements WorldView.Listener {
                 continue;
             }
             if (format == Format.CSV) {
-                write(iteration + "," + t + "," + model + "," + p.x() + "," + p.y() + "," + p.z() + "," + p.qx() + ","
-                        + p.qy() + "," + p.qz() + "," + p.qw() + ",\n");
+                write(csvRow(iteration, t, model, p));
             } else {
                 write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(model) + "\",\"x\":"
                         + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
                         + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
             }
         }
+    }
+
+    /**
+     * @return a CSV pose row as this recorder writes it (with its newline), for tools that print
+     *         poses in the record's format (allocates)
+     */
+    public static String csvRow(long iteration, double simTimeS, String model, Pose p) {
+        return iteration + "," + simTimeS + "," + model + "," + p.x() + "," + p.y() + "," + p.z() + "," + p.qx() + ","
+                + p.qy() + "," + p.qz() + "," + p.qw() + ",\n";
     }
 
     private void event(long iteration, double t, String text) {

@@ -327,4 +327,53 @@ class DistributedWorldTest {
             }
         }
     }
+
+    @Test
+    void sceneTopic_performersOnlyAcks_everyPublishedSceneBitwiseTheStandaloneIteration() throws Exception {
+        World w = example("relay.sdf");
+        String alone = standalone(w, 2600);
+        java.util.concurrent.BlockingQueue<ScenePoses> arrived = new java.util.concurrent.LinkedBlockingQueue<>();
+        List<ScenePoses> scenes = new ArrayList<>();
+        try (Registry reg = Registry.start("tandem+inproc://dw-" + RUNS.incrementAndGet())) {
+            CompletableFuture<DistributedSecondary.Result> s1 = startSecondary(reg.uri(), w, "secondary-1");
+            CompletableFuture<DistributedSecondary.Result> s2 = startSecondary(reg.uri(), w, "secondary-2");
+            try (Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME);
+                 Participant viewer = Participant.connect(reg.uri(), "world", "viewer")) {
+                ScenePoses.subscribe(viewer, w.name(), arrived::add);
+                DistributedPrimary primary = new DistributedPrimary(w, p, 2, 30 * S, System::nanoTime);
+                // acks carry only the performers' models, but every scene iteration asks for all of them
+                primary.reportAllStates(false);
+                primary.publishSceneEvery(100);
+                primary.awaitSecondaries(30 * S);
+                while (primary.iteration() < 2600) {
+                    primary.runUntil(2600, 20_000_000L);
+                }
+                primary.finish("done");
+                s1.get(30, TimeUnit.SECONDS);
+                s2.get(30, TimeUnit.SECONDS);
+                // iterations 0, 100, ..., 2600 (the last may reach the viewer after the run ended)
+                for (int i = 0; i < 27; i++) {
+                    ScenePoses scene = arrived.poll(30, TimeUnit.SECONDS);
+                    assertThat(scene).as("scene %d", i).isNotNull();
+                    scenes.add(scene);
+                }
+                assertThat(arrived).isEmpty();
+            }
+        }
+        assertThat(scenes).extracting(ScenePoses::iteration)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(0, 26).map(i -> 100 * i).boxed().toList());
+        for (ScenePoses scene : scenes) {
+            String prefix = scene.iteration() + ",";
+            // the standalone record's pose rows of that iteration (not its level events)
+            List<String> expected = alone.lines().filter(l -> l.startsWith(prefix) && !l.split(",", -1)[2].isEmpty()).toList();
+            StringBuilder rows = new StringBuilder();
+            for (int i = 0; i < scene.models().size(); i++) {
+                rows.append(PoseRecorder.csvRow(scene.iteration(), scene.simTimeNs() / 1e9, scene.models().get(i), scene.pose(i)));
+            }
+            assertThat(rows.toString().lines().toList()).as("scene of iteration %d", scene.iteration()).isEqualTo(expected);
+        }
+        // the crates moved in the standalone run: the scenes show their real poses, not the file's
+        assertThat(scenes.get(26).pose("crate_2")).isNotEqualTo(new Pose(42.5, 3.0, -8.0, 1, 0, 0, 0));
+        assertThat(scenes.get(26).loadedLevels()).isNotEmpty();
+    }
 }

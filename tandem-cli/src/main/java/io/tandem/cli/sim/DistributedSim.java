@@ -51,7 +51,7 @@ final class DistributedSim {
     /** The options of a distributed run. */
     record Options(Path worldFile, World world, SolverSettings solver, String registry, String partition,
                    int secondaries, int localSecondaries, long ackTimeoutMs, long startTimeoutS, long iterations,
-                   double rtf, String solverName, int solverIterations, int threads) {
+                   double rtf, String solverName, int solverIterations, int threads, long sceneEvery) {
     }
 
     /**
@@ -100,6 +100,7 @@ final class DistributedSim {
                 }
                 // without a record only the performers' poses are used (levels): the secondaries report just those
                 primary.reportAllStates(recorder != null);
+                primary.publishSceneEvery(o.sceneEvery());
                 int[] levelEvents = new int[1];
                 primary.addListener((v, it, c) -> {
                     levelEvents[0] += c.loadedLevels().size() + c.unloadedLevels().size();

@@ -105,9 +105,26 @@ public final class SimCommand implements Callable<Integer> {
             + " when a secondary's step_ack is this late (default: ${DEFAULT-VALUE}, Gazebo's 10 s).")
     long ackTimeoutMs;
 
+    @Option(names = "--scene-hz", paramLabel = "HZ", defaultValue = "60", description = "Primary only: publish the"
+            + " scene (every loaded model's pose, as Gazebo's scene broadcaster; read it with 'tandem world-control WORLD"
+            + " watch') this many times per simulated second, at most once per iteration; 0 turns it off (default:"
+            + " ${DEFAULT-VALUE}).")
+    double sceneHz;
+
     @Option(names = "--start-timeout-s", paramLabel = "S", defaultValue = "60", description = "Distributed runs: how long"
             + " the primary waits for its secondaries and a secondary for the primary (default: ${DEFAULT-VALUE}).")
     long startTimeoutS;
+
+    /**
+     * @return every how many iterations a scene rate (per simulated second) publishes the scene:
+     *         the nearest whole number of steps, at least 1; 0 for a rate of 0
+     */
+    static long sceneEvery(double sceneHz, long stepSizeNs) {
+        if (sceneHz == 0) {
+            return 0;
+        }
+        return Math.max(1, Math.round(1e9 / (sceneHz * stepSizeNs)));
+    }
 
     /** @return "primary", "secondary" or null (standalone) */
     private String role() {
@@ -129,7 +146,7 @@ public final class SimCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--network-secondaries and --local-secondaries can only be"
                         + " used with --network-role primary");
             }
-            for (String o : new String[] {"--record", "--rtf", "--iterations"}) {
+            for (String o : new String[] {"--record", "--rtf", "--iterations", "--scene-hz"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     throw new ParameterException(spec.commandLine(), o + " is the primary's: a secondary runs the steps"
                             + " the primary sends");
@@ -147,6 +164,9 @@ public final class SimCommand implements Callable<Integer> {
                         + " (N >= 1) or --local-secondaries N, and N local secondaries count toward --network-secondaries;"
                         + " got --network-secondaries " + networkSecondaries + ", --local-secondaries " + localSecondaries);
             }
+        }
+        if (!(sceneHz >= 0) || Double.isInfinite(sceneHz)) {
+            throw new ParameterException(spec.commandLine(), "--scene-hz must be a finite number >= 0 (0: off), got " + sceneHz);
         }
         if (ackTimeoutMs < 1 || startTimeoutS < 1) {
             throw new ParameterException(spec.commandLine(), "--ack-timeout-ms and --start-timeout-s must be >= 1");
@@ -201,7 +221,7 @@ public final class SimCommand implements Callable<Integer> {
             int local = localSecondaries == null ? 0 : localSecondaries;
             options = new DistributedSim.Options(world, w, settings, registry, partition,
                     networkSecondaries == null ? local : networkSecondaries, local, ackTimeoutMs, startTimeoutS, iterations, rtf,
-                    solver.name(), solverIterations, threads);
+                    solver.name(), solverIterations, threads, sceneEvery(sceneHz, w.stepSizeNs()));
         }
         if ("secondary".equals(role)) {
             return DistributedSim.secondary(options, name != null ? name : defaultSecondaryName(), out, err);

@@ -9,11 +9,15 @@ import io.tandem.cosim.RpcClient;
 import io.tandem.cosim.RpcSpec;
 import io.tandem.cosim.TandemException;
 import io.tandem.world.DistributedPrimary;
+import io.tandem.world.PoseRecorder;
+import io.tandem.world.ScenePoses;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
@@ -26,11 +30,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tandem world-control WORLD pause|resume|step [N]}: sends a command to the primary of a
  * distributed world (which passes it on to every secondary) and prints its answer. Retries while
- * the primary is not reachable yet, up to {@code --timeout-s}. Runs on the calling thread.
+ * the primary is not reachable yet, up to {@code --timeout-s}. {@code watch [N]} prints the next N
+ * scenes the primary publishes (the first is the last one published) as CSV pose rows, in the
+ * format of {@code tandem sim --record}. Runs on the calling thread.
  */
 @Command(name = "world-control", mixinStandardHelpOptions = true,
-        description = {"Pauses, resumes or single-steps a distributed world run by 'tandem sim --network-role primary'.",
-            "Example: tandem world-control relay pause; tandem world-control relay step 10; tandem world-control relay resume"})
+        description = {"Pauses, resumes or single-steps a distributed world run by 'tandem sim --network-role primary', or"
+            + " prints the scenes it publishes (every loaded model's pose, as CSV rows like --record's).",
+            "Example: tandem world-control relay pause; tandem world-control relay step 10; tandem world-control relay resume;"
+            + " tandem world-control relay watch 5"})
 public final class WorldControlCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -38,11 +46,11 @@ public final class WorldControlCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world's name (its <world name=...>).")
     private String world;
 
-    @Parameters(index = "1", paramLabel = "COMMAND", description = "pause, resume or step.")
+    @Parameters(index = "1", paramLabel = "COMMAND", description = "pause, resume, step or watch.")
     private String command;
 
     @Parameters(index = "2", paramLabel = "N", arity = "0..1", defaultValue = "1",
-            description = "step only: iterations to run while paused (default: ${DEFAULT-VALUE}).")
+            description = "step: iterations to run while paused; watch: scenes to print (default: ${DEFAULT-VALUE}).")
     private long count;
 
     @Option(names = "--registry", paramLabel = "URI", defaultValue = RegistryUris.DEFAULT,
@@ -62,6 +70,9 @@ public final class WorldControlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (command.equalsIgnoreCase("watch")) {
+            return watch();
+        }
         byte[] argument;
         try {
             argument = DistributedPrimary.encodeControl(command, count);
@@ -94,6 +105,34 @@ public final class WorldControlCommand implements Callable<Integer> {
                 }
                 Thread.sleep(200);
             }
+        }
+    }
+
+    /** Prints the next count scenes (the publisher's last one first), or fails after --timeout-s without one. */
+    private int watch() throws InterruptedException {
+        if (count < 1) {
+            throw new ParameterException(spec.commandLine(), "watch needs N >= 1 scenes, got " + count);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        String uri = partition == null ? registry : registry + "?partition=" + partition;
+        BlockingQueue<ScenePoses> scenes = new LinkedBlockingQueue<>();
+        try (Participant p = CliSupport.connect(spec, uri, "tandem-world", "world-watch-" + ProcessHandle.current().pid())) {
+            ScenePoses.subscribe(p, world, scenes::add);
+            out.print(PoseRecorder.CSV_HEADER);
+            for (long n = 0; n < count; n++) {
+                ScenePoses s = scenes.poll(timeoutS, TimeUnit.SECONDS);
+                if (s == null) {
+                    throw new TandemException("no scene of world '" + world + "' arrived at " + uri + " within " + timeoutS
+                            + " s: is 'tandem sim WORLD --network-role primary' running there (same --partition), with"
+                            + " --scene-hz above 0?");
+                }
+                double t = s.simTimeNs() / 1e9;
+                for (int i = 0; i < s.models().size(); i++) {
+                    out.print(PoseRecorder.csvRow(s.iteration(), t, s.models().get(i), s.pose(i)));
+                }
+                out.flush();
+            }
+            return 0;
         }
     }
 }

@@ -189,6 +189,18 @@ class DistributedSimProcessTest {
             long pausedAt = progressIteration(still);
             assertThat(control(reg.uri(), partition, "step", "7")).isZero();
             primary.awaitLine(l -> l.startsWith("iteration ") && progressIteration(l) == pausedAt + 7, 30_000);
+            // the scene the primary published last (--scene-hz 60 by default), as CSV pose rows
+            StringWriter watchOut = new StringWriter();
+            StringWriter watchErr = new StringWriter();
+            int watched = TandemCli.execute(new PrintWriter(watchOut, true), new PrintWriter(watchErr, true), "world-control",
+                    "relay", "watch", "1", "--registry", reg.uri(), "--partition", partition);
+            assertThat(watched).as("world-control watch; error output:%n%s", watchErr).isZero();
+            List<String> rows = watchOut.toString().lines().toList();
+            assertThat(rows.get(0)).isEqualTo("iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event");
+            long sceneAt = Long.parseLong(rows.get(1).split(",")[0]);
+            assertThat(sceneAt).isBetween(pausedAt + 7 - 60, pausedAt + 7);
+            assertThat(rows.subList(1, rows.size())).allMatch(r -> r.startsWith(sceneAt + ","))
+                    .anyMatch(r -> r.contains(",rover_a,")).anyMatch(r -> r.contains(",rover_b,"));
             assertThat(control(reg.uri(), partition, "resume")).isZero();
             primary.awaitLine(l -> l.startsWith("iteration ") && progressIteration(l) > pausedAt + 100, 30_000);
             primary.process.destroy();

@@ -90,6 +90,19 @@ class SimCommandTest {
         assertThat(run("sim", DROP.toString(), "--network-role", "primary", "--local-secondaries", "1", "--partition", "a b"))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("--partition must be letters");
+        assertThat(run("sim", DROP.toString(), "--network-role", "primary", "--local-secondaries", "1", "--scene-hz", "-1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--scene-hz must be a finite number >= 0");
+        assertThat(run("sim", DROP.toString(), "--network-role", "secondary", "--scene-hz", "30")).isEqualTo(2);
+        assertThat(err.toString()).contains("--scene-hz is the primary's");
+    }
+
+    @Test
+    void sceneEvery_rateInSimulatedTime_nearestWholeNumberOfStepsAtLeastOne() {
+        assertThat(SimCommand.sceneEvery(60, 1_000_000)).isEqualTo(17);
+        assertThat(SimCommand.sceneEvery(60, 2_000_000)).isEqualTo(8);
+        assertThat(SimCommand.sceneEvery(5000, 1_000_000)).isEqualTo(1);
+        assertThat(SimCommand.sceneEvery(0, 1_000_000)).isZero();
     }
 
     @Test
