@@ -79,6 +79,22 @@ final class Affinities {
     }
 
     /**
+     * Assigns a performer created while the run is under way (a runtime performer) to the
+     * secondary that simulates its model; later updates treat it like any other.
+     *
+     * @return the change (from null)
+     * @throws IllegalArgumentException for an unknown secondary or a performer already assigned
+     */
+    Change assign(String performer, String secondary) {
+        if (!secondaries.contains(secondary) || assignment.containsKey(performer)) {
+            throw new IllegalArgumentException("cannot assign performer '" + performer + "' to '" + secondary
+                    + "': secondaries " + secondaries + ", assigned " + assignment.keySet());
+        }
+        assignment.put(performer, secondary);
+        return new Change(performer, null, secondary);
+    }
+
+    /**
      * Assigns or re-assigns performers for this step.
      *
      * @param performerLevels every performer (world order) with the levels it is in or near

@@ -22,20 +22,23 @@ import java.util.List;
  *             the affinity changes effective this iteration, the performers whose owner must
  *             report their full state in this iteration's ack (a handover in two steps: the state
  *             is taken after iteration k on the old owner and applied before iteration k + 1 on the
- *             new one, so no secondary waits for another), and the handed-over states;
+ *             new one, so no secondary waits for another), the handed-over states, and the models
+ *             that became runtime performers in this iteration (every secondary registers them; the
+ *             owner is named by the affinity changes);
  *   step_ack  secondary -> primary: its name and the iteration it answers (Gazebo's ack carries
  *             neither, so it can only count acks), how long its step took, the state of every dynamic model it simulates,
  *             and the full state (contact warm starts too) of the performers it was asked to release;
  *   stop      primary -> every secondary: the run ended (finished, or a failure named in reason);
  *   refuse    primary -> one secondary: it cannot join (named reason);
- *   control   anyone -> primary (topic control): pause, resume, or step N iterations.
+ *   control   anyone -> primary (topic control): pause, resume, step N iterations, or make a
+ *             model a performer (Gazebo's level/set_performer).
  * Frame: magic "TWD" + version byte + kind byte, then the body. A different version is refused
  * with a message naming both versions; a truncated or inconsistent frame is refused too.
  */
 
 /** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
 final class DistributedMessages {
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     private static final byte KIND_HELLO = 1;
     private static final byte KIND_STEP = 2;
     private static final byte KIND_ACK = 3;
@@ -82,12 +85,14 @@ final class DistributedMessages {
 
     /** primary -> secondaries, once per iteration. */
     record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, boolean allStates, List<String> secondaries,
-                List<Affinities.Change> affinity, List<String> release, List<Handover> handovers) implements Message {
+                List<Affinities.Change> affinity, List<String> release, List<Handover> handovers, List<String> runtimePerformers)
+            implements Message {
         Step {
             secondaries = List.copyOf(secondaries);
             affinity = List.copyOf(affinity);
             release = List.copyOf(release);
             handovers = List.copyOf(handovers);
+            runtimePerformers = List.copyOf(runtimePerformers);
         }
     }
 
@@ -114,10 +119,16 @@ final class DistributedMessages {
     }
 
     /** Commands to the primary. */
-    enum Command { PAUSE, RESUME, STEP }
+    enum Command { PAUSE, RESUME, STEP, SET_PERFORMER }
 
-    /** anyone -> primary: pause, resume, or (while paused) step count iterations. */
-    record Control(Command command, long count) implements Message {
+    /**
+     * anyone -> primary: pause, resume, (while paused) step count iterations, or make model a
+     * runtime performer; count and model are only read by the commands that use them.
+     */
+    record Control(Command command, long count, String model) implements Message {
+        Control(Command command, long count) {
+            this(command, count, "");
+        }
     }
 
     static byte[] encode(Message m) {
@@ -144,6 +155,7 @@ final class DistributedMessages {
             }
             w.putStrings(s.release());
             w.putHandovers(s.handovers());
+            w.putStrings(s.runtimePerformers());
             return w.bytes();
         }
         if (m instanceof Ack a) {
@@ -173,6 +185,7 @@ final class DistributedMessages {
         Writer w = new Writer(KIND_CONTROL);
         w.putByte(c.command().ordinal());
         w.putLong(c.count());
+        w.putString(c.model());
         return w.bytes();
     }
 
@@ -203,7 +216,7 @@ final class DistributedMessages {
                     if (c < 0 || c >= Command.values().length) {
                         throw new IllegalArgumentException("unknown control command " + c);
                     }
-                    yield new Control(Command.values()[c], b.getLong());
+                    yield new Control(Command.values()[c], b.getLong(), string(b));
                 }
                 default -> throw new IllegalArgumentException("unknown distributed-world message kind " + frame[4]);
             };
@@ -231,7 +244,9 @@ final class DistributedMessages {
             String from = string(b);
             aff.add(new Affinities.Change(p, from.isEmpty() ? null : from, string(b)));
         }
-        return new Step(it, t, dt, paused, allStates, secondaries, aff, strings(b), handovers(b));
+        List<String> release = strings(b);
+        List<Handover> handovers = handovers(b);
+        return new Step(it, t, dt, paused, allStates, secondaries, aff, release, handovers, strings(b));
     }
 
     private static int count(ByteBuffer b) {

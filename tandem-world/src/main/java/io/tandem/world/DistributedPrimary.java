@@ -92,6 +92,8 @@ public final class DistributedPrimary implements WorldView {
     private Affinities affinities;
     private List<Affinities.Change> pending = List.of();
     private Map<String, DistributedMessages.Handover> released = new LinkedHashMap<>();
+    /** models to make performers at the next iteration (setPerformer) */
+    private final List<String> requestedPerformers = new ArrayList<>();
     private LevelManager.Changes initialChanges;
     private boolean paused;
     private boolean pauseAnnounced;
@@ -159,10 +161,15 @@ public final class DistributedPrimary implements WorldView {
             String reply;
             try {
                 DistributedMessages.Message m = DistributedMessages.decode(call.argumentData());
-                if (m instanceof DistributedMessages.Control c) {
+                if (m instanceof DistributedMessages.Control c && c.command() == DistributedMessages.Command.SET_PERFORMER
+                        && world.model(c.model()).isEmpty()) {
+                    reply = "error: set_performer: world '" + world.name() + "' has no model named '" + c.model()
+                            + "'; its models are " + modelNames();
+                } else if (m instanceof DistributedMessages.Control c) {
                     onFrame(call.argumentData());
                     reply = "accepted: " + c.command().name().toLowerCase(java.util.Locale.ROOT)
-                            + (c.command() == DistributedMessages.Command.STEP ? " " + c.count() : "");
+                            + (c.command() == DistributedMessages.Command.STEP ? " " + c.count() : "")
+                            + (c.command() == DistributedMessages.Command.SET_PERFORMER ? " " + c.model() : "");
                 } else {
                     reply = "error: not a control command";
                 }
@@ -190,22 +197,39 @@ public final class DistributedPrimary implements WorldView {
     /**
      * Encodes a command for the control function.
      *
-     * @param command pause, resume or step (case-insensitive)
-     * @param count   iterations, for step (at least 1); ignored otherwise
+     * @param command  pause, resume, step or set-performer (case-insensitive; also set_performer)
+     * @param argument step: how many iterations (at least 1; null for 1); set-performer: the
+     *                 model's name; ignored otherwise
      * @return the call's argument
-     * @throws IllegalArgumentException for another command or a count below 1 for step
+     * @throws IllegalArgumentException for another command or a bad argument, naming the fix
      */
-    public static byte[] encodeControl(String command, long count) {
+    public static byte[] encodeControl(String command, String argument) {
         DistributedMessages.Command c;
         try {
-            c = DistributedMessages.Command.valueOf(command.toUpperCase(java.util.Locale.ROOT));
+            c = DistributedMessages.Command.valueOf(command.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown command '" + command + "': use pause, resume or step", e);
+            throw new IllegalArgumentException("unknown command '" + command + "': use pause, resume, step N or set-performer"
+                    + " MODEL", e);
         }
-        if (c == DistributedMessages.Command.STEP && count < 1) {
-            throw new IllegalArgumentException("step needs a count of at least 1, got " + count);
+        if (c == DistributedMessages.Command.STEP) {
+            long count;
+            try {
+                count = argument == null ? 1 : Long.parseLong(argument.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("step needs a whole number of iterations, got '" + argument + "'", e);
+            }
+            if (count < 1) {
+                throw new IllegalArgumentException("step needs a count of at least 1, got " + count);
+            }
+            return DistributedMessages.encode(new DistributedMessages.Control(c, count));
         }
-        return DistributedMessages.encode(new DistributedMessages.Control(c, count));
+        if (c == DistributedMessages.Command.SET_PERFORMER) {
+            if (argument == null || argument.isBlank()) {
+                throw new IllegalArgumentException("set-performer needs the model's name: set-performer MODEL");
+            }
+            return DistributedMessages.encode(new DistributedMessages.Control(c, 0, argument.trim()));
+        }
+        return DistributedMessages.encode(new DistributedMessages.Control(c, 0));
     }
 
     /** @param l called after every iteration, in the order added (iteration 0 before the first) */
@@ -260,7 +284,7 @@ public final class DistributedPrimary implements WorldView {
                 acks.clear();
                 sentAtNs = clock.getAsLong();
                 publish(new DistributedMessages.Step(iteration, simTimeNs, world.stepSizeNs(), true, allStates, secondaries, List.of(),
-                        List.of(), List.of()));
+                        List.of(), List.of(), List.of()));
                 awaitAcks();
                 awaiting = -1;
                 awaitingPause = false;
@@ -337,8 +361,26 @@ public final class DistributedPrimary implements WorldView {
             }
         }
         long it = iteration + 1;
+        for (String model : requestedPerformers) {
+            levels.setPerformer(model);
+        }
+        requestedPerformers.clear();
         LevelManager.Changes changes = levels.update(it, scene::position);
-        List<Affinities.Change> decided = affinities.update(levels.performerLevels());
+        // runtime performers created by this update: once the run is under way, each goes to the
+        // secondary that simulates its model (nothing to hand over); at the first step the
+        // first-step rule assigns them with the others (every model is at its file state then)
+        List<String> runtimeModels = new ArrayList<>();
+        List<Affinities.Change> created = new ArrayList<>();
+        Map<String, String> performerModels = changes.newPerformers().isEmpty() ? Map.of() : levels.performerModels();
+        for (String performer : changes.newPerformers()) {
+            String model = performerModels.get(performer);
+            runtimeModels.add(model);
+            if (!affinities.assignment().isEmpty()) {
+                created.add(affinities.assign(performer, simulatorOf(model)));
+            }
+        }
+        List<Affinities.Change> decided = new ArrayList<>(created);
+        decided.addAll(affinities.update(levels.performerLevels()));
         List<Affinities.Change> effective = new ArrayList<>();
         List<String> release = new ArrayList<>();
         List<DistributedMessages.Handover> carried = new ArrayList<>();
@@ -369,7 +411,7 @@ public final class DistributedPrimary implements WorldView {
         sentAtNs = clock.getAsLong();
         // a scene iteration: every dynamic model is reported, so every pose published is this iteration's
         publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false,
-                allStates || sceneDue(it), secondaries, effective, release, carried));
+                allStates || sceneDue(it), secondaries, effective, release, carried, runtimeModels));
         participant.expectQuietFor(quietNs(Math.min(lastSlowestNs, previousSlowestNs)));
     }
 
@@ -545,6 +587,13 @@ public final class DistributedPrimary implements WorldView {
                     stepsWhilePaused += Math.max(0, c.count());
                 }
             }
+            case SET_PERFORMER -> {
+                if (world.model(c.model()).isPresent()) {
+                    requestedPerformers.add(c.model());
+                } else {
+                    LOG.error("set_performer: world '{}' has no model named '{}'", world.name(), c.model());
+                }
+            }
         }
     }
 
@@ -632,6 +681,53 @@ public final class DistributedPrimary implements WorldView {
                 return;
             }
         }
+    }
+
+    /**
+     * @return the secondary simulating a model now: the first secondary for the default level's
+     *         models, else the secondary of the first performer (world order) in one of the
+     *         model's levels
+     */
+    private String simulatorOf(String model) {
+        if (!levels.isDefault(model)) {
+            Map<String, List<String>> performerLevels = levels.performerLevels();
+            for (World.Level l : world.levels()) {
+                if (!l.refs().contains(model)) {
+                    continue;
+                }
+                for (Map.Entry<String, List<String>> p : performerLevels.entrySet()) {
+                    String s = affinities.secondaryOf(p.getKey());
+                    if (s != null && p.getValue().contains(l.name())) {
+                        return s;
+                    }
+                }
+            }
+        }
+        return secondaries.get(0);
+    }
+
+    /**
+     * Makes a model a performer from the next iteration on (Gazebo's {@code level/set_performer},
+     * a 2 x 2 x 2 m box named {@code perf_MODEL}): it is created by the first update in which the
+     * model is loaded, and goes to the secondary that simulates the model; from then on it moves
+     * like any performer. Thread-safe.
+     *
+     * @param model the model's name
+     * @throws IllegalArgumentException for a name the world has no model of (names close ones)
+     */
+    public synchronized void setPerformer(String model) {
+        if (model == null || world.model(model).isEmpty()) {
+            throw new IllegalArgumentException("set_performer: world '" + world.name() + "' has no model named '" + model
+                    + "'; its models are " + modelNames());
+        }
+        requestedPerformers.add(model);
+    }
+
+    /** @return the world's model names for a message: the first ten, and how many there are */
+    private String modelNames() {
+        List<String> names = world.models().stream().map(World.Model::name).toList();
+        return names.size() <= 10 ? names.toString()
+                : names.subList(0, 10).toString().replace("]", ", ...] (" + names.size() + " in all)");
     }
 
     private boolean sceneDue(long it) {

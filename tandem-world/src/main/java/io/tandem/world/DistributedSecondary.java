@@ -200,7 +200,9 @@ public final class DistributedSecondary implements AutoCloseable {
             LOG.info("Secondary [{}] runs performers {}", name, mine);
             runner = new WorldRunner(world, solver, new LevelManager(world, true, mine,
                     name.equals(s.secondaries().get(0))));
+            registerRuntimePerformers(s);
         } else {
+            registerRuntimePerformers(s);
             for (Affinities.Change c : s.affinity()) {
                 if (c.to().equals(name) && !runner.levels().owns(c.performer())) {
                     List<String> inLevels = List.of();
@@ -247,6 +249,21 @@ public final class DistributedSecondary implements AutoCloseable {
             }
         }
         ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), stepNs, states.models(), states.values(), released)));
+    }
+
+    /** Every secondary registers the step's new runtime performers; the one they are assigned to evaluates them. */
+    private void registerRuntimePerformers(DistributedMessages.Step s) {
+        for (String model : s.runtimePerformers()) {
+            String performer = LevelManager.runtimePerformerName(model);
+            boolean mine = false;
+            for (Affinities.Change c : s.affinity()) {
+                mine |= c.performer().equals(performer) && c.to().equals(name);
+            }
+            runner.levels().addRuntimePerformer(model, mine);
+            if (mine) {
+                LOG.info("Secondary [{}] runs runtime performer [{}] from iteration {}", name, performer, s.iteration());
+            }
+        }
     }
 
     /** A released performer's model and the dynamic models of its levels, with contact warm starts. */

@@ -218,8 +218,8 @@ public final class LevelManager {
                 LOG.warn("set_performer: model [{}] already has a performer", model);
                 continue;
             }
-            PerformerState p = new PerformerState("perf_" + model, model, RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE,
-                    RUNTIME_PERFORMER_SIZE);
+            PerformerState p = new PerformerState(runtimePerformerName(model), model, RUNTIME_PERFORMER_SIZE,
+                    RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE);
             performers.add(p);
             newPerformers.add(p.name);
         }
@@ -289,7 +289,8 @@ public final class LevelManager {
         for (int l = 0; l < levels.size(); l++) {
             if (load[l] && !active[l]) {
                 for (String ref : levels.get(l).refs()) {
-                    if (world.model(ref).isPresent() && loaded.add(ref)) {
+                    // a model another secondary's performer holds is simulated there, not here
+                    if (world.model(ref).isPresent() && !isUnownedPerformerModel(ref) && loaded.add(ref)) {
                         created.add(ref);
                     }
                 }
@@ -346,6 +347,53 @@ public final class LevelManager {
                 adoptedLevels[l] = true;
             }
         }
+    }
+
+    /** @return the name of a runtime performer of a model (Gazebo's {@code perf_<model>}) */
+    static String runtimePerformerName(String model) {
+        return "perf_" + model;
+    }
+
+    /**
+     * Registers a runtime performer the primary created (a distributed run's secondary): it takes
+     * effect at once, so the next update evaluates it as the primary's update that created it did.
+     * The owner loads the model if it is not loaded yet (only at the first iteration, when every
+     * model is at its file state: later the primary gives a runtime performer to the secondary that
+     * simulates its model); another secondary stops simulating the model if it is dynamic.
+     *
+     * @param model the performer's model
+     * @param owned whether this manager evaluates it
+     */
+    void addRuntimePerformer(String model, boolean owned) {
+        if (isPerformerModel(model)) {
+            return;
+        }
+        PerformerState p = new PerformerState(runtimePerformerName(model), model, RUNTIME_PERFORMER_SIZE,
+                RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE);
+        p.owned = owned;
+        performers.add(p);
+        boolean dynamic = world.model(model).map(m -> !m.isStatic()).orElse(false);
+        if (owned) {
+            pendingRemoved.remove(model);
+            if (!loaded.contains(model)) {
+                pendingCreated.add(model);
+            }
+        } else if (dynamic) {
+            defaultEntities.remove(model);
+            pendingCreated.remove(model);
+            if (loaded.contains(model)) {
+                pendingRemoved.add(model);
+            }
+        }
+    }
+
+    private boolean isUnownedPerformerModel(String model) {
+        for (PerformerState p : performers) {
+            if (p.model.equals(model) && !p.owned) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether this manager evaluates the performer */

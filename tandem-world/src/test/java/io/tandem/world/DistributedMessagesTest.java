@@ -25,7 +25,7 @@ class DistributedMessagesTest {
         DistributedMessages.Step s = new DistributedMessages.Step(42, 42_000_000, 1_000_000, true, true, List.of("s1", "s2"),
                 List.of(new Affinities.Change("perf_ä", null, "s1"), new Affinities.Change("p2", "s1", "s2")),
                 List.of("p3"), List.of(new DistributedMessages.Handover("p2", List.of("level1"),
-                        List.of(state("vehicle", 4), state("ball", 1)))));
+                        List.of(state("vehicle", 4), state("ball", 1)))), List.of("crate_2"));
         DistributedMessages.Step back = (DistributedMessages.Step) DistributedMessages.decode(DistributedMessages.encode(s));
         assertThat(back.iteration()).isEqualTo(42);
         assertThat(back.simTimeNs()).isEqualTo(42_000_000);
@@ -34,6 +34,7 @@ class DistributedMessagesTest {
         assertThat(back.secondaries()).containsExactly("s1", "s2");
         assertThat(back.affinity()).isEqualTo(s.affinity());
         assertThat(back.release()).containsExactly("p3");
+        assertThat(back.runtimePerformers()).containsExactly("crate_2");
         assertThat(back.handovers().get(0).levels()).containsExactly("level1");
         for (int i = 0; i < 2; i++) {
             DistributedMessages.ModelState sent = s.handovers().get(0).models().get(i);
@@ -79,7 +80,8 @@ class DistributedMessagesTest {
     void otherMessages_roundTrip_equal() {
         List<DistributedMessages.Message> all = List.of(new DistributedMessages.Hello("s1", "w", "00ff"),
                 new DistributedMessages.Stop(9, true, "secondary 's2' was lost"), new DistributedMessages.Refuse("s3", "late"),
-                new DistributedMessages.Control(DistributedMessages.Command.STEP, 5));
+                new DistributedMessages.Control(DistributedMessages.Command.STEP, 5),
+                new DistributedMessages.Control(DistributedMessages.Command.SET_PERFORMER, 0, "crate_2"));
         for (DistributedMessages.Message m : all) {
             assertThat(DistributedMessages.decode(DistributedMessages.encode(m))).isEqualTo(m);
         }

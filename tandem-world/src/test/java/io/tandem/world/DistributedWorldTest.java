@@ -376,4 +376,52 @@ class DistributedWorldTest {
         assertThat(scenes.get(26).pose("crate_2")).isNotEqualTo(new Pose(42.5, 3.0, -8.0, 1, 0, 0, 0));
         assertThat(scenes.get(26).loadedLevels()).isNotEmpty();
     }
+
+    @Test
+    void runtimePerformer_setWhileRunning_goesToTheSecondaryOfItsModel_runBitwiseEqualToStandalone() throws Exception {
+        World w = example("relay.sdf");
+        long at = 200;
+        long iterations = 2600;
+        // standalone: set_performer before iteration 200's update
+        StringWriter alone = new StringWriter();
+        try (WorldRunner r = new WorldRunner(w, SOLVER, true)) {
+            r.addListener(new PoseRecorder(alone, PoseRecorder.Format.CSV));
+            while (r.iteration() < iterations) {
+                if (r.iteration() == at - 1) {
+                    r.levels().setPerformer("crate_2");
+                }
+                r.step();
+            }
+            assertThat(r.levels().performerModels()).containsEntry("perf_crate_2", "crate_2");
+        }
+        StringWriter out = new StringWriter();
+        try (Registry reg = Registry.start("tandem+inproc://dw-" + RUNS.incrementAndGet())) {
+            CompletableFuture<DistributedSecondary.Result> s1 = startSecondary(reg.uri(), w, "secondary-1");
+            CompletableFuture<DistributedSecondary.Result> s2 = startSecondary(reg.uri(), w, "secondary-2");
+            try (Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME)) {
+                DistributedPrimary primary = new DistributedPrimary(w, p, 2, 30 * S, System::nanoTime);
+                primary.addListener(new PoseRecorder(out, PoseRecorder.Format.CSV));
+                assertThatThrownBy(() -> primary.setPerformer("crate_9")).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("no model named 'crate_9'").hasMessageContaining("crate_2");
+                primary.awaitSecondaries(30 * S);
+                while (primary.iteration() < at - 1) {
+                    primary.advance();
+                }
+                primary.setPerformer("crate_2");
+                primary.advance();
+                // crate_2 is in level b0, which perf_b loads on its secondary: the new performer starts there
+                assertThat(primary.assignment()).containsEntry("perf_crate_2", primary.assignment().get("perf_b"));
+                while (primary.iteration() < iterations) {
+                    primary.runUntil(iterations, 20_000_000L);
+                }
+                long handovers = primary.handovers();
+                primary.finish("done");
+                DistributedSecondary.Result r1 = s1.get(30, TimeUnit.SECONDS);
+                DistributedSecondary.Result r2 = s2.get(30, TimeUnit.SECONDS);
+                assertThat(handovers).as("the performers meet: a handover").isPositive();
+                assertThat(r1.handoversIn() + r2.handoversIn()).isEqualTo(handovers);
+            }
+        }
+        assertSameRecord(out.toString(), alone.toString());
+    }
 }

@@ -104,6 +104,10 @@ final class DistributedSim {
                 int[] levelEvents = new int[1];
                 primary.addListener((v, it, c) -> {
                     levelEvents[0] += c.loadedLevels().size() + c.unloadedLevels().size();
+                    for (String performer : c.newPerformers()) {
+                        out.println("runtime performer " + performer + " created at iteration " + it + ", on "
+                                + primary.assignment().get(performer));
+                    }
                 });
                 for (int i = 1; i <= o.localSecondaries(); i++) {
                     children.add(Child.start("secondary-" + i, o, registry, err));

@@ -28,17 +28,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tandem world-control WORLD pause|resume|step [N]}: sends a command to the primary of a
+ * {@code tandem world-control WORLD pause|resume|step [N]|set-performer MODEL}: sends a command to the primary of a
  * distributed world (which passes it on to every secondary) and prints its answer. Retries while
  * the primary is not reachable yet, up to {@code --timeout-s}. {@code watch [N]} prints the next N
  * scenes the primary publishes (the first is the last one published) as CSV pose rows, in the
  * format of {@code tandem sim --record}. Runs on the calling thread.
  */
 @Command(name = "world-control", mixinStandardHelpOptions = true,
-        description = {"Pauses, resumes or single-steps a distributed world run by 'tandem sim --network-role primary', or"
-            + " prints the scenes it publishes (every loaded model's pose, as CSV rows like --record's).",
+        description = {"Pauses, resumes or single-steps a distributed world run by 'tandem sim --network-role primary', makes"
+            + " a model a performer (Gazebo's level/set_performer), or prints the scenes the primary publishes (every"
+            + " loaded model's pose, as CSV rows like --record's).",
             "Example: tandem world-control relay pause; tandem world-control relay step 10; tandem world-control relay resume;"
-            + " tandem world-control relay watch 5"})
+            + " tandem world-control relay set-performer crate_2; tandem world-control relay watch 5"})
 public final class WorldControlCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -46,12 +47,13 @@ public final class WorldControlCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world's name (its <world name=...>).")
     private String world;
 
-    @Parameters(index = "1", paramLabel = "COMMAND", description = "pause, resume, step or watch.")
+    @Parameters(index = "1", paramLabel = "COMMAND", description = "pause, resume, step, set-performer or watch.")
     private String command;
 
-    @Parameters(index = "2", paramLabel = "N", arity = "0..1", defaultValue = "1",
-            description = "step: iterations to run while paused; watch: scenes to print (default: ${DEFAULT-VALUE}).")
-    private long count;
+    @Parameters(index = "2", paramLabel = "ARG", arity = "0..1",
+            description = "step: iterations to run while paused (default: 1); watch: scenes to print (default: 1);"
+                + " set-performer: the model that becomes a performer.")
+    private String argument;
 
     @Option(names = "--registry", paramLabel = "URI", defaultValue = RegistryUris.DEFAULT,
             converter = RegistryUris.Connect.class, description = "The run's registry (default: ${DEFAULT-VALUE}).")
@@ -73,9 +75,9 @@ public final class WorldControlCommand implements Callable<Integer> {
         if (command.equalsIgnoreCase("watch")) {
             return watch();
         }
-        byte[] argument;
+        byte[] call;
         try {
-            argument = DistributedPrimary.encodeControl(command, count);
+            call = DistributedPrimary.encodeControl(command, argument);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -87,7 +89,7 @@ public final class WorldControlCommand implements Callable<Integer> {
                 CompletableFuture<RpcCallResultEvent> result = new CompletableFuture<>();
                 RpcClient client = p.createRpcClient("control-" + System.nanoTime(),
                         RpcSpec.of(DistributedPrimary.controlFunction(world), ""), result::complete);
-                client.callWithTimeout(argument, TimeUnit.SECONDS.toNanos(2));
+                client.callWithTimeout(call, TimeUnit.SECONDS.toNanos(2));
                 RpcCallResultEvent r;
                 try {
                     r = result.get(5, TimeUnit.SECONDS);
@@ -110,8 +112,14 @@ public final class WorldControlCommand implements Callable<Integer> {
 
     /** Prints the next count scenes (the publisher's last one first), or fails after --timeout-s without one. */
     private int watch() throws InterruptedException {
+        long count;
+        try {
+            count = argument == null ? 1 : Long.parseLong(argument.trim());
+        } catch (NumberFormatException e) {
+            count = 0;
+        }
         if (count < 1) {
-            throw new ParameterException(spec.commandLine(), "watch needs N >= 1 scenes, got " + count);
+            throw new ParameterException(spec.commandLine(), "watch needs a number N >= 1 of scenes, got '" + argument + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
         String uri = partition == null ? registry : registry + "?partition=" + partition;

@@ -164,7 +164,8 @@ class DistributedSimProcessTest {
         all.addAll(List.of(args));
         all.addAll(List.of("--registry", uri, "--partition", partition));
         int code = TandemCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
-        assertThat(out.toString()).as("world-control %s; error output:%n%s", all, err).contains("relay: accepted: " + args[0]);
+        assertThat(out.toString()).as("world-control %s; error output:%n%s", all, err)
+                .contains("relay: accepted: " + args[0].replace('-', '_'));
         return code;
     }
 
@@ -201,8 +202,13 @@ class DistributedSimProcessTest {
             assertThat(sceneAt).isBetween(pausedAt + 7 - 60, pausedAt + 7);
             assertThat(rows.subList(1, rows.size())).allMatch(r -> r.startsWith(sceneAt + ","))
                     .anyMatch(r -> r.contains(",rover_a,")).anyMatch(r -> r.contains(",rover_b,"));
+            assertThat(control(reg.uri(), partition, "set-performer", "crate_2")).isZero();
+            assertThat(control(reg.uri(), partition, "step", "1")).isZero();
+            // crate_2 is in level b0, loaded on perf_b's secondary (the first-step rule: secondary-2)
+            primary.awaitLine(l -> l.equals("runtime performer perf_crate_2 created at iteration " + (pausedAt + 8)
+                    + ", on secondary-2"), 30_000);
             assertThat(control(reg.uri(), partition, "resume")).isZero();
-            primary.awaitLine(l -> l.startsWith("iteration ") && progressIteration(l) > pausedAt + 100, 30_000);
+            primary.awaitLine(l -> l.startsWith("iteration ") && progressIteration(l) > pausedAt + 108, 30_000);
             primary.process.destroy();
             for (int i = 1; i <= 2; i++) {
                 assertThat(run.get(i).awaitExit(20_000)).as("secondary-%d; output:%n%s", i, run.get(i).output()).isZero();
