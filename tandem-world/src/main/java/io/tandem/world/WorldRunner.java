@@ -541,7 +541,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * @throws IllegalStateException if the joint's model is not loaded
      */
     public double jointPosition(int handle) {
-        return compiled.model().jointPosition(state, compiledJoint(handle));
+        return compiled.model().jointPosition(state, axisJoint(handle));
     }
 
     /** @return {@link #jointPosition(int)} by name: rad or m */
@@ -557,7 +557,18 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * @return rad/s or m/s
      */
     public double jointVelocity(int handle) {
-        return compiled.model().jointVelocity(state, compiledJoint(handle));
+        return compiled.model().jointVelocity(state, axisJoint(handle));
+    }
+
+    /** The compiled index of a revolute or prismatic joint; throws naming the joint otherwise. */
+    private int axisJoint(int handle) {
+        int j = compiledJoint(handle);
+        io.tandem.physics.JointType type = compiled.model().jointType(j);
+        if (type != io.tandem.physics.JointType.REVOLUTE && type != io.tandem.physics.JointType.PRISMATIC) {
+            throw new IllegalArgumentException("joint '" + joints().names[handle] + "' is " + type.name().toLowerCase(
+                    java.util.Locale.ROOT) + ": only revolute (continuous) and prismatic joints have a position and velocity");
+        }
+        return j;
     }
 
     /** @return {@link #jointVelocity(int)} by name: rad/s or m/s */
