@@ -31,6 +31,11 @@ import java.util.Map;
  * One thread drives it (not thread-safe). A step without level changes allocates only what the
  * listeners do; a level change rebuilds the physics model (allocates). Close it to release the
  * physics engine.
+ *
+ * <p>Robot side (for a closed loop with a brain): joint velocity commands and joint readings by
+ * scoped name or, allocation-free, by handle ({@link #jointHandle}, {@link #setJointVelocity},
+ * {@link #jointPosition}, {@link #jointVelocity}), model poses ({@link #modelPose}), camera
+ * sensors ({@link #camera}) and runtime visual colours ({@link #setVisualColor}).
  */
 public final class WorldRunner implements WorldView, AutoCloseable {
 
