@@ -279,12 +279,14 @@ final class JointAssembly {
             pr.p[row] = s.jointImpulse[SLOTS * j + 7];
             slotRow[SLOTS * j + 7] = row;
         }
-        if (m.motorMaxForce[j] > 0) {
+        // motor commands live in the state (PhysicsState.setMotorSpeed), the model holds their start values
+        double maxForce = s.motorMaxForce[j];
+        if (maxForce > 0) {
             int row = pr.addBlock(ConstraintProblem.BOXED, 1, da, db, 0);
             axisJacobian(pr, row, da, db, linear, 1);
-            pr.e[row] = -m.motorSpeed[j] + kinematicPart(pr, row, a, b, da, db, vel);
-            pr.lo[row] = -m.motorMaxForce[j] * h;
-            pr.hi[row] = m.motorMaxForce[j] * h;
+            pr.e[row] = -s.motorSpeed[j] + kinematicPart(pr, row, a, b, da, db, vel);
+            pr.lo[row] = -maxForce * h;
+            pr.hi[row] = maxForce * h;
             pr.p[row] = s.jointImpulse[SLOTS * j + 8];
             slotRow[SLOTS * j + 8] = row;
         }

@@ -59,8 +59,8 @@ import io.tandem.physics.internal.solver.SubAdmm;
  *   - no scalar computed over all constraints reaches a body: the solvers' global scalars (PGS's
  *     conjugate-gradient beta, the early-stopping tests of PGS and SubADMM) are per island
  *     (Islands), and the joint projection (7.) decides per subsystem;
- *   - every dynamic input of a step is in PhysicsState: poses, velocities, joint impulses, and the
- *     contact warm starts keyed by global ids (ContactCache); the engine keeps only scratch and
+ *   - every dynamic input of a step is in PhysicsState: poses, velocities, joint impulses, motor
+ *     commands (PhysicsState.setMotorSpeed), and the contact warm starts keyed by global ids (ContactCache); the engine keeps only scratch and
  *     structure caches that do not change results. A new engine on a rebuilt model continues
  *     bitwise, and a group's state moves between states (copyContactWarmStarts).
  * This holds for SUB_ADMM, PGS (with its per-island NNCG) and PROJECTED_JACOBI, for any thread

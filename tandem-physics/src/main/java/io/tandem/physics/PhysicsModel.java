@@ -337,6 +337,153 @@ public final class PhysicsModel {
         return inertia[3 * body + axis];
     }
 
+    /**
+     * @param joint joint index
+     * @return its type
+     */
+    public JointType jointType(int joint) {
+        return jointType[joint];
+    }
+
+    /**
+     * The coordinate of a revolute or prismatic joint in a state: for a revolute joint the angle
+     * of A relative to B about the axis since the model's initial configuration, wrapped into
+     * (-pi, pi] (so a spinning wheel's angle wraps); for a prismatic joint the displacement of A's
+     * anchor from B's along B's axis, m. Allocates nothing; thread-safe for distinct states.
+     *
+     * @param s     a state of this model, not modified
+     * @param joint joint index, a revolute or prismatic joint
+     * @return the angle (rad) or displacement (m)
+     * @throws IllegalArgumentException for a ball or fixed joint
+     */
+    public double jointPosition(PhysicsState s, int joint) {
+        int a = jointA[joint];
+        int b = jointB[joint];
+        int j = joint;
+        if (jointType[j] == JointType.REVOLUTE) {
+            // d = conj(qB (x) rel0) (x) qA, its rotation about A's local axis (as JointAssembly)
+            double bw = b >= 0 ? s.quat[4 * b] : 1;
+            double bx = b >= 0 ? s.quat[4 * b + 1] : 0;
+            double by = b >= 0 ? s.quat[4 * b + 2] : 0;
+            double bz = b >= 0 ? s.quat[4 * b + 3] : 0;
+            double rw = relRot0[4 * j];
+            double rx = relRot0[4 * j + 1];
+            double ry = relRot0[4 * j + 2];
+            double rz = relRot0[4 * j + 3];
+            double tw = bw * rw - bx * rx - by * ry - bz * rz;
+            double tx = bw * rx + bx * rw + by * rz - bz * ry;
+            double ty = bw * ry - bx * rz + by * rw + bz * rx;
+            double tz = bw * rz + bx * ry - by * rx + bz * rw;
+            double aw = a >= 0 ? s.quat[4 * a] : 1;
+            double ax = a >= 0 ? s.quat[4 * a + 1] : 0;
+            double ay = a >= 0 ? s.quat[4 * a + 2] : 0;
+            double az = a >= 0 ? s.quat[4 * a + 3] : 0;
+            // conj(t) (x) qA
+            double dw = tw * aw + tx * ax + ty * ay + tz * az;
+            double dx = tw * ax - tx * aw - ty * az + tz * ay;
+            double dy = tw * ay + tx * az - ty * aw - tz * ax;
+            double dz = tw * az - tx * ay + ty * ax - tz * aw;
+            double proj = dx * axisA[3 * j] + dy * axisA[3 * j + 1] + dz * axisA[3 * j + 2];
+            double angle = 2 * Math.atan2(proj, dw);
+            if (angle > Math.PI) {
+                angle -= 2 * Math.PI;
+            } else if (angle <= -Math.PI) {
+                angle += 2 * Math.PI;
+            }
+            return angle;
+        }
+        if (jointType[j] == JointType.PRISMATIC) {
+            double sum = 0;
+            for (int c = 0; c < 3; c++) {
+                double n = axisComponent(s, b, axisB, j, c);
+                double pa = (a >= 0 ? s.pos[3 * a + c] + rotated(s.quat, a, anchorA, j, c) : anchorA[3 * j + c]);
+                double pb = (b >= 0 ? s.pos[3 * b + c] + rotated(s.quat, b, anchorB, j, c) : anchorB[3 * j + c]);
+                sum += (pa - pb) * n;
+            }
+            return sum;
+        }
+        throw new IllegalArgumentException("joint " + joint + " is " + jointType[j]
+                + ": only revolute and prismatic joints have a coordinate");
+    }
+
+    /**
+     * The rate of a revolute or prismatic joint's coordinate in a state: (omega_A - omega_B) . axis
+     * (rad/s), or the relative velocity of the anchors along B's axis (m/s): the quantity a joint
+     * motor drives to its target speed. Allocates nothing.
+     *
+     * @param s     a state of this model, not modified
+     * @param joint joint index, a revolute or prismatic joint
+     * @return rad/s or m/s
+     * @throws IllegalArgumentException for a ball or fixed joint
+     */
+    public double jointVelocity(PhysicsState s, int joint) {
+        int a = jointA[joint];
+        int b = jointB[joint];
+        int j = joint;
+        if (jointType[j] == JointType.REVOLUTE) {
+            double sum = 0;
+            for (int c = 0; c < 3; c++) {
+                double n = axisComponent(s, a, axisA, j, c);
+                sum += ((a >= 0 ? s.angVel[3 * a + c] : 0) - (b >= 0 ? s.angVel[3 * b + c] : 0)) * n;
+            }
+            return sum;
+        }
+        if (jointType[j] == JointType.PRISMATIC) {
+            double sum = 0;
+            for (int c = 0; c < 3; c++) {
+                double n = axisComponent(s, b, axisB, j, c);
+                sum += (pointVelocity(s, a, anchorA, j, c) - pointVelocity(s, b, anchorB, j, c)) * n;
+            }
+            return sum;
+        }
+        throw new IllegalArgumentException("joint " + joint + " is " + jointType[j]
+                + ": only revolute and prismatic joints have a velocity");
+    }
+
+    /** Component c of a joint axis in the world: R(q_body) axis (the world: the axis itself). */
+    private static double axisComponent(PhysicsState s, int body, double[] axes, int j, int c) {
+        return body >= 0 ? rotated(s.quat, body, axes, j, c) : axes[3 * j + c];
+    }
+
+    /** Component c of R(q_body) v, v = vectors[3 j .. 3 j + 2]. */
+    private static double rotated(double[] quat, int body, double[] vectors, int j, int c) {
+        double w = quat[4 * body];
+        double x = quat[4 * body + 1];
+        double y = quat[4 * body + 2];
+        double z = quat[4 * body + 3];
+        double vx = vectors[3 * j];
+        double vy = vectors[3 * j + 1];
+        double vz = vectors[3 * j + 2];
+        // t = 2 q_vec x v ; v' = v + w t + q_vec x t
+        double tx = 2 * (y * vz - z * vy);
+        double ty = 2 * (z * vx - x * vz);
+        double tz = 2 * (x * vy - y * vx);
+        return switch (c) {
+            case 0 -> vx + w * tx + (y * tz - z * ty);
+            case 1 -> vy + w * ty + (z * tx - x * tz);
+            default -> vz + w * tz + (x * ty - y * tx);
+        };
+    }
+
+    /** Component c of the world velocity of a body's anchor point, v + omega x (R anchor); 0 for the world. */
+    private static double pointVelocity(PhysicsState s, int body, double[] anchors, int j, int c) {
+        if (body < 0) {
+            return 0;
+        }
+        double rx = rotated(s.quat, body, anchors, j, 0);
+        double ry = rotated(s.quat, body, anchors, j, 1);
+        double rz = rotated(s.quat, body, anchors, j, 2);
+        double wx = s.angVel[3 * body];
+        double wy = s.angVel[3 * body + 1];
+        double wz = s.angVel[3 * body + 2];
+        double cross = switch (c) {
+            case 0 -> wy * rz - wz * ry;
+            case 1 -> wz * rx - wx * rz;
+            default -> wx * ry - wy * rx;
+        };
+        return s.linVel[3 * body + c] + cross;
+    }
+
     /** Builds a {@link PhysicsModel}; validates every argument when it is given. Not thread-safe. */
     public static final class Builder {
         private double timeStep = 1.0 / 240;

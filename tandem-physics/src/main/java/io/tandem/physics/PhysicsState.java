@@ -5,6 +5,10 @@ package io.tandem.physics;
  * mjData). Fields are public so other modules read and write poses without copies; the shapes
  * are in the comments. Not thread-safe: one stepping thread at a time.
  *
+ * <p>It also holds the joint motors' commands (target speed and force bound, starting at the
+ * model's): {@link #setMotorSpeed} changes a motor's target from the next step on, without
+ * allocating, and {@link #copyFrom} carries the commands with the rest.
+ *
  * <p>Besides poses, velocities and joint impulses, the state holds the <em>contact warm starts</em>:
  * the impulses of the last step's contact points, keyed by global identity (the two bodies'
  * {@linkplain PhysicsModel.BodyBuilder#id ids}, their shape indices and the contact feature), never
@@ -27,6 +31,12 @@ public final class PhysicsState {
     public final double[] jointImpulse;
     /** simulated time, s */
     public double time;
+    /** target speed of each joint's velocity motor, rad/s or m/s (joints); starts at the model's */
+    final double[] motorSpeed;
+    /** force (torque) bound of each joint's velocity motor, N or N m (joints); 0: no motor row */
+    final double[] motorMaxForce;
+    /** the model's joint types, to validate motor commands (joints; shared, never modified) */
+    private final JointType[] jointType;
     /** completed steps */
     public long step;
     /** contact warm starts (the last step's contact impulses), keyed by global ids */
@@ -38,6 +48,9 @@ public final class PhysicsState {
         linVel = m.linVel0.clone();
         angVel = m.angVel0.clone();
         jointImpulse = new double[JointAssembly.SLOTS * m.joints];
+        motorSpeed = m.motorSpeed.clone();
+        motorMaxForce = m.motorMaxForce.clone();
+        jointType = m.jointType;
         // kinematic bodies start on their trajectory
         double[] sample = new double[13];
         for (int i = 0; i < m.bodies; i++) {
@@ -53,7 +66,7 @@ public final class PhysicsState {
 
     /**
      * Copies another state of the same model into this one (snapshot / restore), contact warm
-     * starts included. Allocates nothing once this state's warm-start table is as large as the
+     * starts and motor commands included. Allocates nothing once this state's warm-start table is as large as the
      * other's.
      *
      * @param other source, not modified
@@ -64,9 +77,71 @@ public final class PhysicsState {
         System.arraycopy(other.linVel, 0, linVel, 0, linVel.length);
         System.arraycopy(other.angVel, 0, angVel, 0, angVel.length);
         System.arraycopy(other.jointImpulse, 0, jointImpulse, 0, jointImpulse.length);
+        System.arraycopy(other.motorSpeed, 0, motorSpeed, 0, motorSpeed.length);
+        System.arraycopy(other.motorMaxForce, 0, motorMaxForce, 0, motorMaxForce.length);
         contacts.copyFrom(other.contacts);
         time = other.time;
         step = other.step;
+    }
+
+    /**
+     * Commands a joint's velocity motor from the next step on, keeping its force bound: the
+     * solver's motor row drives the joint towards {@code speed} with at most the bound. Allocates
+     * nothing; for the stepping loop.
+     *
+     * @param joint joint index, a revolute or prismatic joint with a motor (a force bound &gt; 0,
+     *              from {@link PhysicsModel.JointBuilder#motor} or {@link #setMotor})
+     * @param speed target rate of the joint coordinate, rad/s or m/s: A relative to B about or
+     *              along the axis (the sign of {@link PhysicsModel#jointVelocity}); finite
+     * @throws IllegalArgumentException if the joint has no motor or the speed is not finite
+     */
+    public void setMotorSpeed(int joint, double speed) {
+        if (!(motorMaxForce[joint] > 0)) {
+            throw new IllegalArgumentException("joint " + joint + " has no motor (its max force is 0): give it one with"
+                    + " JointBuilder.motor(speed, maxForce) or PhysicsState.setMotor(joint, speed, maxForce)");
+        }
+        if (!Double.isFinite(speed)) {
+            throw new IllegalArgumentException("joint " + joint + ": motor speed must be finite, got " + speed);
+        }
+        motorSpeed[joint] = speed;
+    }
+
+    /**
+     * Sets a joint's velocity motor (target speed and force bound) from the next step on; a bound
+     * of 0 switches the motor off. Allocates nothing.
+     *
+     * @param joint    joint index, a revolute or prismatic joint
+     * @param speed    target speed, rad/s or m/s, finite
+     * @param maxForce force (torque) bound, N (N m), finite and at least 0
+     * @throws IllegalArgumentException for another joint type or a bad value
+     */
+    public void setMotor(int joint, double speed, double maxForce) {
+        if (jointType[joint] != JointType.REVOLUTE && jointType[joint] != JointType.PRISMATIC) {
+            throw new IllegalArgumentException("joint " + joint + " is " + jointType[joint]
+                    + ": a motor needs a revolute or prismatic joint");
+        }
+        if (!Double.isFinite(speed) || !(maxForce >= 0) || Double.isInfinite(maxForce)) {
+            throw new IllegalArgumentException("joint " + joint + ": a motor needs a finite speed and a finite max force"
+                    + " >= 0, got " + speed + ", " + maxForce);
+        }
+        motorSpeed[joint] = speed;
+        motorMaxForce[joint] = maxForce;
+    }
+
+    /**
+     * @param joint joint index
+     * @return the target speed of its velocity motor, rad/s or m/s
+     */
+    public double motorSpeed(int joint) {
+        return motorSpeed[joint];
+    }
+
+    /**
+     * @param joint joint index
+     * @return the force (torque) bound of its velocity motor, N (N m); 0 without a motor
+     */
+    public double motorMaxForce(int joint) {
+        return motorMaxForce[joint];
     }
 
     /** @return contact warm starts held: the contact points of the last step */

@@ -28,7 +28,8 @@ import java.util.Map;
  * Joints: child = side A, parent = side B (or the world). Joint damping becomes a pure damper
  * (spring of stiffness 0). A model with joints is one SubADMM subsystem (its joints are then
  * solved exactly inside it). Friction of a body: its first collision's mu (the engine keeps one
- * coefficient per body).
+ * coefficient per body). A joint with a velocity motor (World.Joint.motor) gets an engine motor with the
+ * effort as its force bound and target speed 0 (WorldRunner.setJointVelocity changes it).
  */
 
 /** Builds the {@link PhysicsModel} of a set of loaded models. Build-time only; allocates. */
@@ -124,6 +125,10 @@ final class PhysicsCompiler {
                 }
                 if (j.damping() > 0 && j.kind() != World.JointKind.BALL && j.kind() != World.JointKind.FIXED) {
                     jb.spring(0, j.damping());
+                }
+                if (j.motor()) {
+                    // a velocity motor bounded by the limit's effort; the runner commands its speed
+                    jb.motor(0, j.effort());
                 }
                 joints.put(Compiled.key(m.name(), j.name()), jb.id(id).add());
             }

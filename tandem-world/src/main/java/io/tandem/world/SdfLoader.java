@@ -26,11 +26,20 @@ import org.xml.sax.SAXParseException;
  * gravity, physics max_step_size and real_time_factor; models (static, pose with relative_to,
  * nested models flattened with scoped names, <frame>s); links (pose, inertial with pose and the
  * full tensor, collision and visual geometry box / sphere / cylinder / capsule / plane, friction
- * mu, diffuse colour); joints (revolute, continuous, prismatic, ball, fixed; pose relative to the
- * child link by default, axis xyz in the joint frame, or the model frame with 1.6's
- * use_parent_model_frame or 1.7's expressed_in, limits, damping); the gz::sim /
+ * mu, diffuse colour); camera sensors (horizontal_fov, image width and height, clip, update_rate,
+ * sensor and camera pose; other sensor types are reported and skipped); joints (revolute,
+ * continuous, prismatic, ball, fixed; pose relative to the child link by default, axis xyz in the
+ * joint frame, or the model frame with 1.6's use_parent_model_frame or 1.7's expressed_in, limits
+ * with effort and velocity, damping); the gz::sim /
  * ignition::gazebo dummy plugin's <performer>s and <level>s (only the first such plugin, like
  * Gazebo's LevelManager).
+ *
+ * Velocity motors: SDF has no element for them (Gazebo drives joints from plugins), so a joint
+ * opts in with Tandem's extension element <tandem:velocity_motor/> (SDF keeps and ignores custom
+ * elements with a namespace prefix; declare xmlns:tandem on <sdf> for libsdformat). Its force
+ * bound is the axis limit's <effort>, which must then be finite and > 0 (SDF's -1 means none);
+ * <velocity> bounds the commanded speed. Only an explicit opt-in: plenty of models give an effort
+ * for passive joints, which a motor with target 0 would turn into brakes.
  *
  * Frames: every named frame of a model scope (links, joints, nested models, <frame>s, __model__)
  * resolves to a pose in the model frame by following relative_to / attached_to, with cycle
@@ -54,6 +63,8 @@ import org.xml.sax.SAXParseException;
  */
 public final class SdfLoader {
     private static final double SDF_LIMIT = 1e16;
+    /** Tandem's extension element in a joint: a velocity motor bounded by the axis limit's effort */
+    static final String MOTOR_ELEMENT = "tandem:velocity_motor";
     private static final Set<String> QUIET_WORLD_ELEMENTS = Set.of("scene", "light", "gui", "atmosphere",
             "spherical_coordinates", "magnetic_field", "wind", "audio", "physics", "gravity", "model", "plugin",
             "include", "actor", "frame", "joint");
@@ -351,7 +362,57 @@ public final class SdfLoader {
                 visuals.add(new World.Visual(v.attribute("name"), localPose(v), g, colour(v)));
             }
         }
-        return new World.Link(name, worldPose, inertial, collisions, visuals, e.line);
+        List<World.Camera> cameras = new ArrayList<>();
+        for (Element sensor : e.children("sensor")) {
+            String type = sensor.attribute("type") == null ? "" : sensor.attribute("type");
+            if (type.equals("camera")) {
+                cameras.add(camera(sensor, name));
+            } else {
+                warn(sensor, "sensor:" + type, "<sensor type=\"" + type + "\"> is not supported (only camera): skipped");
+            }
+        }
+        return new World.Link(name, worldPose, inertial, collisions, visuals, e.line, cameras);
+    }
+
+    /** A camera sensor: Gazebo's SDF camera with SDF's defaults (60 degrees, 320 x 240, clip 0.1 to 100 m). */
+    private World.Camera camera(Element sensor, String link) {
+        String name = required(sensor, "name");
+        Pose pose = localPose(sensor);
+        Element c = sensor.child("camera");
+        double fov = 1.047;
+        int width = 320;
+        int height = 240;
+        double near = 0.1;
+        double far = 100;
+        if (c != null) {
+            if (c.child("pose") != null) {
+                pose = pose.compose(localPose(c));
+            }
+            if (c.child("horizontal_fov") != null) {
+                fov = number(c.child("horizontal_fov"));
+            }
+            Element image = c.child("image");
+            if (image != null) {
+                width = image.child("width") == null ? width : integer(image.child("width"));
+                height = image.child("height") == null ? height : integer(image.child("height"));
+                Element format = image.child("format");
+                if (format != null && !format.text().equals("R8G8B8") && !format.text().equals("RGB_INT8")) {
+                    warn(format, "camera_format", "camera '" + name + "': image format " + format.text()
+                            + " is not supported: rendered as R8G8B8");
+                }
+            }
+            Element clip = c.child("clip");
+            if (clip != null) {
+                near = clip.child("near") == null ? near : number(clip.child("near"));
+                far = clip.child("far") == null ? far : number(clip.child("far"));
+            }
+        }
+        double rate = sensor.child("update_rate") == null ? 0 : number(sensor.child("update_rate"));
+        try {
+            return new World.Camera(name, pose, fov, width, height, near, far, rate, sensor.line);
+        } catch (IllegalArgumentException bad) {
+            throw error(sensor, "link '" + link + "': " + bad.getMessage());
+        }
     }
 
     /** A collision's or visual's pose in its link (relative_to other frames is not supported there). */
@@ -469,6 +530,8 @@ public final class SdfLoader {
         double lower = Double.NEGATIVE_INFINITY;
         double upper = Double.POSITIVE_INFINITY;
         double damping = 0;
+        double effort = Double.POSITIVE_INFINITY;
+        double velocityLimit = Double.POSITIVE_INFINITY;
         Element a = e.child("axis");
         if (a != null) {
             Element xyz = a.child("xyz");
@@ -496,6 +559,13 @@ public final class SdfLoader {
                 if (limit.child("upper") != null) {
                     upper = number(limit.child("upper"));
                 }
+                // SDF's -1 (any negative value): no bound
+                if (limit.child("effort") != null && number(limit.child("effort")) >= 0) {
+                    effort = number(limit.child("effort"));
+                }
+                if (limit.child("velocity") != null && number(limit.child("velocity")) >= 0) {
+                    velocityLimit = number(limit.child("velocity"));
+                }
             }
             Element dyn = a.child("dynamics");
             if (dyn != null && dyn.child("damping") != null) {
@@ -520,8 +590,28 @@ public final class SdfLoader {
         if (lower > upper) {
             throw error(e, "joint '" + name + "': lower limit " + lower + " is above upper limit " + upper);
         }
+        boolean motor = e.child(MOTOR_ELEMENT) != null;
+        if (motor) {
+            checkMotor(e, name, kind, effort, velocityLimit);
+        }
         return new World.Joint(name, kind, parent, child, jointWorld, axis[0] / len, axis[1] / len, axis[2] / len,
-                lower, upper, damping, e.line);
+                lower, upper, damping, e.line, effort, velocityLimit, motor);
+    }
+
+    /** A motorized joint needs an axis and a finite effort (its force bound). */
+    private void checkMotor(Element e, String name, World.JointKind kind, double effort, double velocityLimit) {
+        if (kind == World.JointKind.BALL || kind == World.JointKind.FIXED) {
+            throw error(e.child(MOTOR_ELEMENT), "joint '" + name + "' is " + kind.name().toLowerCase(Locale.ROOT)
+                    + ": <" + MOTOR_ELEMENT + "> needs a revolute, continuous or prismatic joint");
+        }
+        if (!(effort > 0) || Double.isInfinite(effort)) {
+            throw error(e.child(MOTOR_ELEMENT), "joint '" + name + "' has <" + MOTOR_ELEMENT + "> but no finite"
+                    + " <axis><limit><effort> > 0: give the motor's most torque (N m) or force (N) there");
+        }
+        if (velocityLimit == 0) {
+            throw error(e.child(MOTOR_ELEMENT), "joint '" + name + "' has <" + MOTOR_ELEMENT + "> but <limit><velocity>"
+                    + " 0, so it could never move: remove the velocity limit or make it > 0");
+        }
     }
 
     private String linkRef(Element joint, String which, String jointName, String modelName, String prefix, List<World.Link> links) {
@@ -664,6 +754,14 @@ public final class SdfLoader {
 
     private double number(Element e) {
         return parse(e, e.text());
+    }
+
+    private int integer(Element e) {
+        double v = number(e);
+        if (v != Math.rint(v) || Math.abs(v) > 1 << 20) {
+            throw error(e, "<" + e.name + "> needs a whole number up to 2^20, got '" + e.text() + "'");
+        }
+        return (int) v;
     }
 
     private double parse(Element e, String s) {

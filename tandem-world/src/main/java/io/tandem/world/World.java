@@ -67,11 +67,66 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param collisions collision shapes
      * @param visuals    visual shapes
      * @param line       line in the source
+     * @param cameras    camera sensors on the link (SDF {@code <sensor type="camera">})
      */
-    public record Link(String name, Pose pose, Inertial inertial, List<Collision> collisions, List<Visual> visuals, int line) {
+    public record Link(String name, Pose pose, Inertial inertial, List<Collision> collisions, List<Visual> visuals, int line,
+                       List<Camera> cameras) {
         public Link {
             collisions = List.copyOf(collisions);
             visuals = List.copyOf(visuals);
+            cameras = List.copyOf(cameras);
+        }
+
+        /** A link without sensors. */
+        public Link(String name, Pose pose, Inertial inertial, List<Collision> collisions, List<Visual> visuals, int line) {
+            this(name, pose, inertial, collisions, visuals, line, List.of());
+        }
+    }
+
+    /**
+     * A camera sensor, as Gazebo's SDF describes it: it looks along +x of its frame, with +y to
+     * the left of the image and +z up; square pixels, so the vertical field of view follows from
+     * the horizontal one and the aspect ratio. Rendered by {@link RayCastCamera}.
+     *
+     * @param name          the sensor's name
+     * @param pose          its frame in the link frame (sensor pose, then the camera's own pose)
+     * @param horizontalFov horizontal field of view, rad, in (0, pi)
+     * @param width         image width, pixels, at least 1
+     * @param height        image height, pixels, at least 1
+     * @param near          near clip distance along the optical axis, m, greater than 0
+     * @param far           far clip distance, m, greater than near
+     * @param updateRate    frames per second of simulated time (SDF update_rate; 0: every iteration)
+     * @param line          line of the sensor element in the source
+     */
+    public record Camera(String name, Pose pose, double horizontalFov, int width, int height, double near, double far,
+                         double updateRate, int line) {
+        /** Validates the values. */
+        public Camera {
+            if (!(horizontalFov > 0 && horizontalFov < Math.PI)) {
+                throw new IllegalArgumentException("camera '" + name + "': horizontal_fov must be in (0, pi) rad, got "
+                        + horizontalFov);
+            }
+            if (width < 1 || height < 1) {
+                throw new IllegalArgumentException("camera '" + name + "': image size must be at least 1 x 1 pixels, got "
+                        + width + " x " + height);
+            }
+            if (!(near > 0) || !(far > near) || Double.isInfinite(far)) {
+                throw new IllegalArgumentException("camera '" + name + "': clip needs 0 < near < far (finite), got near "
+                        + near + " m, far " + far + " m");
+            }
+            if (!(updateRate >= 0) || Double.isInfinite(updateRate)) {
+                throw new IllegalArgumentException("camera '" + name + "': update_rate must be finite and >= 0 Hz, got "
+                        + updateRate);
+            }
+        }
+
+        /**
+         * @param imageWidth  pixels, at least 1
+         * @param imageHeight pixels, at least 1
+         * @return this camera with another image size (the same field of view)
+         */
+        public Camera withImageSize(int imageWidth, int imageHeight) {
+            return new Camera(name, pose, horizontalFov, imageWidth, imageHeight, near, far, updateRate, line);
         }
     }
 
@@ -119,9 +174,23 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param upper   upper limit, +infinity if none
      * @param damping viscous damping, N m s/rad or N s/m
      * @param line    line in the source
+     * @param effort  SDF limit effort: the most torque (N m) or force (N) the joint's motor applies;
+     *                +infinity when the file gives none (SDF's -1)
+     * @param velocityLimit SDF limit velocity: the most speed (rad/s or m/s) a motor is commanded;
+     *                +infinity when the file gives none (SDF's -1)
+     * @param motor   whether the joint has a velocity motor (Tandem's {@code <tandem:velocity_motor/>}
+     *                in the joint; its force bound is {@code effort}); its target speed starts at 0
      */
     public record Joint(String name, JointKind kind, String parent, String child, Pose pose,
-                        double axisX, double axisY, double axisZ, double lower, double upper, double damping, int line) {
+                        double axisX, double axisY, double axisZ, double lower, double upper, double damping, int line,
+                        double effort, double velocityLimit, boolean motor) {
+
+        /** A joint without a motor and without effort or velocity limits. */
+        public Joint(String name, JointKind kind, String parent, String child, Pose pose, double axisX, double axisY,
+                     double axisZ, double lower, double upper, double damping, int line) {
+            this(name, kind, parent, child, pose, axisX, axisY, axisZ, lower, upper, damping, line,
+                    Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, false);
+        }
     }
 
     /**

@@ -34,7 +34,12 @@ final class WorldDigest {
                 s.append(" joint ").append(j.name()).append(' ').append(j.kind()).append(' ').append(j.parent()).append(' ')
                         .append(j.child()).append(' ').append(j.pose()).append(' ').append(j.axisX()).append(',')
                         .append(j.axisY()).append(',').append(j.axisZ()).append(' ').append(j.lower()).append(',')
-                        .append(j.upper()).append(',').append(j.damping()).append('\n');
+                        .append(j.upper()).append(',').append(j.damping());
+                if (j.motor()) {
+                    // only motorized joints add this, so the digests of other worlds stay as they were
+                    s.append(" motor ").append(j.effort()).append(',').append(j.velocityLimit());
+                }
+                s.append('\n');
             }
         }
         for (World.Performer p : w.performers()) {

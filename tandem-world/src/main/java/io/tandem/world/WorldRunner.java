@@ -31,6 +31,11 @@ import java.util.Map;
  * One thread drives it (not thread-safe). A step without level changes allocates only what the
  * listeners do; a level change rebuilds the physics model (allocates). Close it to release the
  * physics engine.
+ *
+ * <p>Robot side (for a closed loop with a brain): joint velocity commands and joint readings by
+ * scoped name or, allocation-free, by handle ({@link #jointHandle}, {@link #setJointVelocity},
+ * {@link #jointPosition}, {@link #jointVelocity}), model poses ({@link #modelPose}), camera
+ * sensors ({@link #camera}) and runtime visual colours ({@link #setVisualColor}).
  */
 public final class WorldRunner implements WorldView, AutoCloseable {
 
@@ -53,6 +58,9 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private int rebuilds;
     /** the level changes of the initial load, reported as iteration 0 before the first step */
     private LevelManager.Changes initialChanges;
+    /** the robot-side API's tables, built on first use (JointTable, VisualScene) */
+    private JointTable jointTable;
+    private VisualScene visualScene;
 
     /**
      * @param world     the world to run
@@ -271,6 +279,10 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 Integer old = compiled.joints().get(j.getKey());
                 if (old != null) {
                     System.arraycopy(state.jointImpulse, slots * old, s.jointImpulse, slots * j.getValue(), slots);
+                    if (state.motorMaxForce(old) > 0) {
+                        // a motor keeps its runtime command across the rebuild
+                        s.setMotor(j.getValue(), state.motorSpeed(old), state.motorMaxForce(old));
+                    }
                 }
             }
         }
@@ -448,6 +460,188 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         }
         List<io.tandem.physics.ContactWarmStart> cw = state.contactWarmStarts(ids::contains);
         return new DistributedMessages.ModelState(model, links, joints, cw);
+    }
+
+    // ---------------------------------------------------------------- robot side: joints, visuals, cameras
+
+    private JointTable joints() {
+        if (jointTable == null) {
+            jointTable = new JointTable(world);
+        }
+        return jointTable;
+    }
+
+    private VisualScene scene() {
+        if (visualScene == null) {
+            visualScene = new VisualScene(world);
+        }
+        return visualScene;
+    }
+
+    /**
+     * A joint's handle, for the allocation-free per-step calls ({@link #setJointVelocity(int, double)},
+     * {@link #jointPosition(int)}, {@link #jointVelocity(int)}). It stays valid for the runner's
+     * life, across level changes.
+     *
+     * @param scopedName model::joint (model::nested::joint for a nested model's joint)
+     * @return the handle
+     * @throws IllegalArgumentException naming the joint and listing close matches when the world has none
+     */
+    public int jointHandle(String scopedName) {
+        return joints().handle(scopedName);
+    }
+
+    /**
+     * Commands a joint's velocity motor from the next step on (the joint needs
+     * {@code <tandem:velocity_motor/>} in the world file); the speed is clamped to the joint's
+     * {@code <limit><velocity>}. The command stays until changed, across level changes that keep
+     * the model loaded; a model that is unloaded and loaded again starts at 0, like the rest of
+     * its state. Allocates nothing.
+     *
+     * @param handle from {@link #jointHandle}
+     * @param speed  target rate of the joint, rad/s or m/s (child relative to parent about or along the axis)
+     * @throws IllegalArgumentException if the joint has no motor or the speed is not finite
+     * @throws IllegalStateException if the joint's model is not loaded
+     */
+    public void setJointVelocity(int handle, double speed) {
+        int j = compiledJoint(handle);
+        JointTable t = joints();
+        if (!t.motor[handle]) {
+            throw new IllegalArgumentException("joint '" + t.names[handle] + "' has no velocity motor: give it"
+                    + " <" + SdfLoader.MOTOR_ELEMENT + "/> and an <axis><limit><effort> in the world file");
+        }
+        if (!Double.isFinite(speed)) {
+            throw new IllegalArgumentException("joint '" + t.names[handle] + "': speed must be finite, got " + speed);
+        }
+        double limit = t.velocityLimit[handle];
+        state.setMotorSpeed(j, speed > limit ? limit : speed < -limit ? -limit : speed);
+    }
+
+    /**
+     * {@link #setJointVelocity(int, double)} by name (a hash lookup; allocates nothing).
+     *
+     * @param scopedName model::joint
+     * @param speed      rad/s or m/s
+     */
+    public void setJointVelocity(String scopedName, double speed) {
+        setJointVelocity(jointHandle(scopedName), speed);
+    }
+
+    /**
+     * @param handle from {@link #jointHandle}
+     * @return the joint's commanded speed, rad/s or m/s (after clamping)
+     */
+    public double jointVelocityCommand(int handle) {
+        return state.motorSpeed(compiledJoint(handle));
+    }
+
+    /**
+     * A revolute or prismatic joint's coordinate now: the angle (rad, child relative to parent
+     * since the world file's configuration, wrapped into (-pi, pi]) or the displacement (m).
+     * Allocates nothing.
+     *
+     * @param handle from {@link #jointHandle}
+     * @return rad or m
+     * @throws IllegalArgumentException for a ball or fixed joint
+     * @throws IllegalStateException if the joint's model is not loaded
+     */
+    public double jointPosition(int handle) {
+        return compiled.model().jointPosition(state, axisJoint(handle));
+    }
+
+    /** @return {@link #jointPosition(int)} by name: rad or m */
+    public double jointPosition(String scopedName) {
+        return jointPosition(jointHandle(scopedName));
+    }
+
+    /**
+     * A revolute or prismatic joint's rate now: child relative to parent about or along the axis.
+     * Allocates nothing.
+     *
+     * @param handle from {@link #jointHandle}
+     * @return rad/s or m/s
+     */
+    public double jointVelocity(int handle) {
+        return compiled.model().jointVelocity(state, axisJoint(handle));
+    }
+
+    /** The compiled index of a revolute or prismatic joint; throws naming the joint otherwise. */
+    private int axisJoint(int handle) {
+        int j = compiledJoint(handle);
+        io.tandem.physics.JointType type = compiled.model().jointType(j);
+        if (type != io.tandem.physics.JointType.REVOLUTE && type != io.tandem.physics.JointType.PRISMATIC) {
+            throw new IllegalArgumentException("joint '" + joints().names[handle] + "' is " + type.name().toLowerCase(
+                    java.util.Locale.ROOT) + ": only revolute (continuous) and prismatic joints have a position and velocity");
+        }
+        return j;
+    }
+
+    /** @return {@link #jointVelocity(int)} by name: rad/s or m/s */
+    public double jointVelocity(String scopedName) {
+        return jointVelocity(jointHandle(scopedName));
+    }
+
+    /** The compiled model's index of a joint handle (its global id). */
+    private int compiledJoint(int handle) {
+        joints().check(handle);
+        int j = compiled.model().jointIndex(handle);
+        if (j < 0) {
+            JointTable t = joints();
+            World.Model m = models.get(t.model[handle]);
+            throw new IllegalStateException("joint '" + t.names[handle] + "' is not simulated now: "
+                    + (m.isStatic() ? "its model is static" : "its model '" + m.name() + "' is not loaded (levels)"));
+        }
+        return j;
+    }
+
+    /**
+     * Recolours every visual of a model, as cameras see it from their next frame on (the
+     * experiment's screen colour); the world file is not changed, and the model keeps the colour
+     * when levels reload it.
+     *
+     * @param model a model's name
+     * @param r     red in [0, 1]
+     * @param g     green in [0, 1]
+     * @param b     blue in [0, 1]
+     * @throws IllegalArgumentException for an unknown model (naming close matches) or a colour out of range
+     */
+    public void setVisualColor(String model, double r, double g, double b) {
+        scene().setModelColor(world.name(), model, r, g, b);
+    }
+
+    /**
+     * A camera sensor of the world file, rendering at its SDF resolution.
+     *
+     * @param scopedName model::link::sensor (or model::sensor when that is unique)
+     * @return a new renderer (allocates its scratch); render it on this runner's thread
+     * @throws IllegalArgumentException naming the camera and close matches when there is none
+     */
+    public RayCastCamera camera(String scopedName) {
+        VisualScene.CameraMount m = scene().camera(world.name(), scopedName);
+        return new RayCastCamera(this, scene(), m, m.camera().width(), m.camera().height());
+    }
+
+    /**
+     * A camera sensor of the world file at another resolution (the same field of view).
+     *
+     * @param scopedName model::link::sensor (or model::sensor when that is unique)
+     * @param width      pixels, at least 1
+     * @param height     pixels, at least 1
+     * @return a new renderer
+     */
+    public RayCastCamera camera(String scopedName, int width, int height) {
+        VisualScene.CameraMount m = scene().camera(world.name(), scopedName);
+        return new RayCastCamera(this, scene(), m, width, height);
+    }
+
+    /** @return the physics model now (it changes when levels rebuild it) */
+    PhysicsModel physicsModel() {
+        return compiled.model();
+    }
+
+    /** @return the physics state now (replaced when levels rebuild the model) */
+    PhysicsState physicsState() {
+        return state;
     }
 
     @Override
