@@ -1,0 +1,85 @@
+package io.tandem.neuro.internal;
+
+/*
+ * Implementation notes.
+ *
+ * Random streams are SplitMix64 generators [1] whose 64-bit state lives in a long[] slot, one
+ * slot per stream (a Poisson connection), so the engine holds no generator objects and a stream's
+ * numbers depend only on the network seed and the stream's key (device and target ids), never on
+ * threads or creation order of other streams. Stream states are derived by hashing seed and key
+ * with the SplitMix64 finalizer; distinct streams start at unrelated points of the 2^64 cycle.
+ *
+ * Poisson counts use sequential inversion [2] for means up to 10; a larger mean m is split into
+ * ceil(m / 10) equal parts whose inverted counts are summed (the sum of independent Poisson
+ * variables is Poisson), which is exact and costs O(m) like inversion itself.
+ *
+ * [1] G. Steele, D. Lea, C. Flood (2014), Fast splittable pseudorandom number generators. OOPSLA.
+ * [2] L. Devroye (1986), Non-Uniform Random Variate Generation, ch. X.3.
+ */
+
+/** Static kernels for SplitMix64 streams stored in {@code long[]} slots and Poisson sampling. Allocation-free. */
+public final class RandomOps {
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** Largest mean sampled by one inversion. */
+    public static final double MAX_INVERSION_MEAN = 10.0;
+
+    private RandomOps() {
+    }
+
+    /** @return the SplitMix64 finalizer of {@code z} */
+    public static long mix64(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** @return a stream state from a seed and a two-part key */
+    public static long streamState(long seed, long keyA, long keyB) {
+        return mix64(mix64(seed + GOLDEN) ^ mix64(keyA * GOLDEN + 0x632BE59BD9B4E019L) ^ mix64(keyB + 0x7F4A7C159E3779B9L));
+    }
+
+    /** @return the next 64 random bits of stream {@code i}. Modifies {@code state[i]}. */
+    public static long nextLong(long[] state, int i) {
+        long z = state[i] + GOLDEN;
+        state[i] = z;
+        return mix64(z);
+    }
+
+    /** @return a uniform double in [0, 1) from stream {@code i}. Modifies {@code state[i]}. */
+    public static double nextDouble(long[] state, int i) {
+        return (nextLong(state, i) >>> 11) * 0x1.0p-53;
+    }
+
+    /**
+     * A Poisson count by inversion for a mean up to {@link #MAX_INVERSION_MEAN}.
+     *
+     * @param mean      the mean (>= 0)
+     * @param expNegMean {@code exp(-mean)}, precomputed by the caller
+     */
+    public static int poissonInversion(long[] state, int i, double mean, double expNegMean) {
+        double u = nextDouble(state, i);
+        int k = 0;
+        double p = expNegMean;
+        double c = p;
+        // the cap only guards rounding when u is within an ulp of 1
+        while (u > c && k < 1000) {
+            k++;
+            p *= mean / k;
+            c += p;
+        }
+        return k;
+    }
+
+    /**
+     * A Poisson count of mean {@code parts * partMean}, as the sum of {@code parts} inversions.
+     *
+     * @param expNegPartMean {@code exp(-partMean)}
+     */
+    public static int poisson(long[] state, int i, int parts, double partMean, double expNegPartMean) {
+        int n = 0;
+        for (int p = 0; p < parts; p++) {
+            n += poissonInversion(state, i, partMean, expNegPartMean);
+        }
+        return n;
+    }
+}
