@@ -116,9 +116,27 @@ public enum NodeModel {
 
     String unknownParameter(String name) {
         String msg = "unknown parameter '" + name + "' for " + nestName + "; known: " + parameterNames;
+        String[] pynn = PYNN_NAMES.get(name);
+        if (pynn != null && parameterNames.contains(pynn[0])) {
+            return msg + " (PyNN's '" + name + "' is NEST's '" + pynn[0] + "'" + pynn[1] + ")";
+        }
         String close = closest(name, parameterNames);
         return close == null ? msg : msg + " (did you mean '" + close + "'?)";
     }
+
+    /** PyNN cell parameter names and their NEST counterparts, with the unit change if any. */
+    private static final Map<String, String[]> PYNN_NAMES = Map.ofEntries(
+            Map.entry("v_thresh", new String[] {"V_th", ""}),
+            Map.entry("v_reset", new String[] {"V_reset", ""}),
+            Map.entry("v_rest", new String[] {"E_L", ""}),
+            Map.entry("cm", new String[] {"C_m", ", in pF: multiply nF by 1000"}),
+            Map.entry("tau_refrac", new String[] {"t_ref", ""}),
+            Map.entry("tau_syn_E", new String[] {"tau_syn_ex", ""}),
+            Map.entry("tau_syn_I", new String[] {"tau_syn_in", ""}),
+            Map.entry("e_rev_E", new String[] {"E_ex", ""}),
+            Map.entry("e_rev_I", new String[] {"E_in", ""}),
+            Map.entry("i_offset", new String[] {"I_e", ", in pA: multiply nA by 1000"}),
+            Map.entry("v", new String[] {"V_m", ""}));
 
     /**
      * The model with this NEST name.
@@ -145,7 +163,10 @@ public enum NodeModel {
         String best = null;
         int bestD = 4;
         for (String c : candidates) {
-            int d = editDistance(s.toLowerCase(Locale.ROOT), c.toLowerCase(Locale.ROOT));
+            String a = s.toLowerCase(Locale.ROOT);
+            String b = c.toLowerCase(Locale.ROOT);
+            // a longer spelling of a name ("V_thresh" for "V_th") counts as close
+            int d = a.startsWith(b) || b.startsWith(a) ? 1 : editDistance(a, b);
             if (d < bestD) {
                 bestD = d;
                 best = c;
