@@ -339,19 +339,28 @@ public final class NetworkBuilder {
     }
 
     private void checkKinds(int[] src, int[] tgt, SynapseSpec syn) {
-        boolean[] seen = new boolean[9];
-        for (int s : src) {
-            NodeModel.Kind ks = draft.model(s).kind();
-            for (int t : tgt) {
-                NodeModel.Kind kt = draft.model(t).kind();
-                int key = ks.ordinal() * 3 + kt.ordinal();
-                if (seen[key]) {
-                    continue;
+        // one representative per model on each side: O(|src| + |tgt|), not per pair
+        int[] srcOf = representatives(src);
+        int[] tgtOf = representatives(tgt);
+        for (int s : srcOf) {
+            for (int t : tgtOf) {
+                if (s >= 0 && t >= 0) {
+                    checkPair(s, t, syn);
                 }
-                seen[key] = true;
-                checkPair(s, t, syn);
             }
         }
+    }
+
+    private int[] representatives(int[] ids) {
+        int[] rep = new int[NodeModel.values().length];
+        Arrays.fill(rep, -1);
+        for (int id : ids) {
+            int m = draft.model(id).ordinal();
+            if (rep[m] < 0) {
+                rep[m] = id;
+            }
+        }
+        return rep;
     }
 
     private void checkPair(int s, int t, SynapseSpec syn) {

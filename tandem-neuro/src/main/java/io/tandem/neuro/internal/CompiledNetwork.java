@@ -9,7 +9,9 @@ import io.tandem.neuro.NodeModel;
  * connection order within a segment.
  *
  * <p>Shape conventions: {@code N} neurons, {@code P} partitions; the static synapses of source
- * {@code s} onto partition {@code p} are {@code [sPtr[s*P+p], sPtr[s*P+p+1])}. Delays are in
+ * {@code s} onto partition {@code p} are {@code [hPtr[s*P+p], hPtr[s*P+p+1])} when they share
+ * one weight and delay (stored once per segment in {@code hW}, {@code hD}), else
+ * {@code [sPtr[s*P+p], sPtr[s*P+p+1])}. Delays are in
  * steps (>= 1). Device connections are grouped by the partition of their target:
  * {@code [poissonPtr[p], poissonPtr[p+1])}.
  *
@@ -59,8 +61,12 @@ public final class CompiledNetwork {
     final double[] dcW;
     final int[] dcD;
 
-    // neuron-to-neuron synapses
-    final int[] sPtr; // (N * P + 1)
+    // neuron-to-neuron synapses; static segments whose synapses share weight and delay store targets only
+    final int[] hPtr; // (N * P + 1)
+    final int[] hTgt;
+    final double[] hW; // (N * P) weight of each homogeneous segment
+    final int[] hD; // (N * P) delay of each homogeneous segment
+    final int[] sPtr; // (N * P + 1) the other static segments
     final int[] sTgt;
     final double[] sW; // pA or nS, signed
     final int[] sD; // steps
@@ -78,7 +84,7 @@ public final class CompiledNetwork {
     final int[] recIdx;
 
     final int maxDelaySteps;
-    final int minNeuronDelaySteps; // Integer.MAX_VALUE without neuron-to-neuron synapses
+    final int minDelaySteps; // over synapses and device connections; Integer.MAX_VALUE without any
 
     CompiledNetwork(NetworkDraft d, long resolutionNs, long seed, int partitions) {
         this.resolutionNs = resolutionNs;
@@ -158,62 +164,83 @@ public final class CompiledNetwork {
 
         // synapses: counting sort by (source, target partition), stable in connection order
         int synapses = d.synSrc.size;
-        int[] isStatic = new int[synapses];
-        int nStatic = 0;
-        for (int j = 0; j < synapses; j++) {
-            if (d.synSpec.a[j] < 0) {
-                isStatic[j] = 1;
-                nStatic++;
-            }
-        }
-        this.sPtr = new int[n * p + 1];
-        this.sTgt = new int[nStatic];
-        this.sW = new double[nStatic];
-        this.sD = new int[nStatic];
-        this.tPtr = new int[n * p + 1];
-        this.tTgt = new int[synapses - nStatic];
-        this.tW = new double[synapses - nStatic];
-        this.tD = new int[synapses - nStatic];
-        this.tSpec = new int[synapses - nStatic];
-        for (int j = 0; j < synapses; j++) {
-            int key = d.synSrc.a[j] * p + part[d.synTgt.a[j]];
-            if (isStatic[j] == 1) {
-                sPtr[key + 1]++;
-            } else {
-                tPtr[key + 1]++;
-            }
-        }
-        for (int k = 0; k < n * p; k++) {
-            sPtr[k + 1] += sPtr[k];
-            tPtr[k + 1] += tPtr[k];
-        }
-        int[] sFill = java.util.Arrays.copyOf(sPtr, n * p);
-        int[] tFill = java.util.Arrays.copyOf(tPtr, n * p);
+        int keys = n * p;
+        int[] keyOf = new int[synapses];
+        int[] staticCount = new int[keys];
+        int[] tsoCount = new int[keys];
+        // a static segment is homogeneous while all its synapses share the first one's weight and delay
+        boolean[] het = new boolean[keys];
+        double[] firstW = new double[keys];
+        int[] firstD = new int[keys];
         int maxD = 1;
         int minD = Integer.MAX_VALUE;
         for (int j = 0; j < synapses; j++) {
             int key = d.synSrc.a[j] * p + part[d.synTgt.a[j]];
+            keyOf[j] = key;
             int dl = d.synD.a[j];
             maxD = Math.max(maxD, dl);
             minD = Math.min(minD, dl);
-            if (isStatic[j] == 1) {
-                int at = sFill[key]++;
-                sTgt[at] = d.synTgt.a[j];
-                sW[at] = d.synW.a[j];
-                sD[at] = dl;
-            } else {
+            if (d.synSpec.a[j] >= 0) {
+                tsoCount[key]++;
+                continue;
+            }
+            if (staticCount[key]++ == 0) {
+                firstW[key] = d.synW.a[j];
+                firstD[key] = dl;
+            } else if (firstW[key] != d.synW.a[j] || firstD[key] != dl) {
+                het[key] = true;
+            }
+        }
+        this.hPtr = new int[keys + 1];
+        this.sPtr = new int[keys + 1];
+        this.tPtr = new int[keys + 1];
+        this.hW = new double[keys];
+        this.hD = new int[keys];
+        for (int k = 0; k < keys; k++) {
+            boolean hom = !het[k] && staticCount[k] > 0;
+            hPtr[k + 1] = hPtr[k] + (hom ? staticCount[k] : 0);
+            sPtr[k + 1] = sPtr[k] + (hom ? 0 : staticCount[k]);
+            tPtr[k + 1] = tPtr[k] + tsoCount[k];
+            if (hom) {
+                hW[k] = firstW[k];
+                hD[k] = firstD[k];
+            }
+        }
+        this.hTgt = new int[hPtr[keys]];
+        this.sTgt = new int[sPtr[keys]];
+        this.sW = new double[sPtr[keys]];
+        this.sD = new int[sPtr[keys]];
+        this.tTgt = new int[tPtr[keys]];
+        this.tW = new double[tPtr[keys]];
+        this.tD = new int[tPtr[keys]];
+        this.tSpec = new int[tPtr[keys]];
+        int[] hFill = java.util.Arrays.copyOf(hPtr, keys);
+        int[] sFill = java.util.Arrays.copyOf(sPtr, keys);
+        int[] tFill = java.util.Arrays.copyOf(tPtr, keys);
+        for (int j = 0; j < synapses; j++) {
+            int key = keyOf[j];
+            int tg = d.synTgt.a[j];
+            if (d.synSpec.a[j] >= 0) {
                 int at = tFill[key]++;
-                tTgt[at] = d.synTgt.a[j];
+                tTgt[at] = tg;
                 tW[at] = d.synW.a[j];
-                tD[at] = dl;
+                tD[at] = d.synD.a[j];
                 tSpec[at] = d.synSpec.a[j];
+            } else if (het[key]) {
+                int at = sFill[key]++;
+                sTgt[at] = tg;
+                sW[at] = d.synW.a[j];
+                sD[at] = d.synD.a[j];
+            } else {
+                hTgt[hFill[key]++] = tg;
             }
         }
         for (int j = 0; j < dev.size; j++) {
             maxD = Math.max(maxD, d.devConnD.a[j]);
+            minD = Math.min(minD, d.devConnD.a[j]);
         }
         this.maxDelaySteps = maxD;
-        this.minNeuronDelaySteps = minD;
+        this.minDelaySteps = minD;
         this.tsodyksSpecs = d.tsodyksSpecs.toArray(new double[0][]);
 
         // recorders
@@ -292,7 +319,7 @@ public final class CompiledNetwork {
 
     /** @return the number of neuron-to-neuron synapses */
     public long synapseCount() {
-        return (long) sTgt.length + tTgt.length;
+        return (long) hTgt.length + sTgt.length + tTgt.length;
     }
 
     /** @return the resolution in ns */

@@ -155,10 +155,8 @@ final class IafCondAlphaKernel extends NeuronKernel {
 
     @Override
     void update(int from, int to, int base, RingBuffers in, SpikeSink out, double[] s) {
-        final double[] netEx = in.netEx;
-        final double[] netIn = in.netIn;
-        final double[] devEx = in.devEx;
-        final double[] devIn = in.devIn;
+        final double[] ex = in.ex;
+        final double[] inh = in.in;
         final double[] cur = in.current;
         for (int g = from; g < to; g++) {
             int k = g - first;
@@ -202,14 +200,12 @@ final class IafCondAlphaKernel extends NeuronKernel {
                 out.spike(g);
             }
             // arriving spikes: excitatory weights are positive, inhibitory ones negative
-            s[Y + DG_EX] += psconEx * (netEx[b] + devEx[b]);
-            s[Y + DG_IN] -= psconIn * (netIn[b] + devIn[b]);
+            s[Y + DG_EX] += psconEx * ex[b];
+            s[Y + DG_IN] -= psconIn * inh[b];
             System.arraycopy(s, Y, y, o, N);
             iStim[k] = cur[b];
-            netEx[b] = 0;
-            netIn[b] = 0;
-            devEx[b] = 0;
-            devIn[b] = 0;
+            ex[b] = 0;
+            inh[b] = 0;
             cur[b] = 0;
         }
     }

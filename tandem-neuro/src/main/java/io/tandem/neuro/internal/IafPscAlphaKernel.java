@@ -88,10 +88,8 @@ final class IafPscAlphaKernel extends NeuronKernel {
 
     @Override
     void update(int from, int to, int base, RingBuffers in, SpikeSink out, double[] scratch) {
-        final double[] netEx = in.netEx;
-        final double[] netIn = in.netIn;
-        final double[] devEx = in.devEx;
-        final double[] devIn = in.devIn;
+        final double[] ex = in.ex;
+        final double[] inh = in.in;
         final double[] cur = in.current;
         for (int g = from; g < to; g++) {
             int k = g - first;
@@ -111,9 +109,9 @@ final class IafPscAlphaKernel extends NeuronKernel {
             }
             // alpha-shaped currents
             iEx[k] = p21Ex * dEx + p11Ex * cEx;
-            diEx[k] = p11Ex * dEx + epscInit * (netEx[b] + devEx[b]);
+            diEx[k] = p11Ex * dEx + epscInit * ex[b];
             iIn[k] = p21In * dIn + p11In * cIn;
-            diIn[k] = p11In * dIn + ipscInit * (netIn[b] + devIn[b]);
+            diIn[k] = p11In * dIn + ipscInit * inh[b];
             if (v >= theta) {
                 r[k] = refSteps;
                 v = vReset;
@@ -121,10 +119,8 @@ final class IafPscAlphaKernel extends NeuronKernel {
             }
             y3[k] = v;
             y0[k] = cur[b];
-            netEx[b] = 0;
-            netIn[b] = 0;
-            devEx[b] = 0;
-            devIn[b] = 0;
+            ex[b] = 0;
+            inh[b] = 0;
             cur[b] = 0;
         }
     }

@@ -66,10 +66,8 @@ final class IafPscExpKernel extends NeuronKernel {
 
     @Override
     void update(int from, int to, int base, RingBuffers in, SpikeSink out, double[] scratch) {
-        final double[] netEx = in.netEx;
-        final double[] netIn = in.netIn;
-        final double[] devEx = in.devEx;
-        final double[] devIn = in.devIn;
+        final double[] ex = in.ex;
+        final double[] inh = in.in;
         final double[] cur = in.current;
         for (int g = from; g < to; g++) {
             int k = g - first;
@@ -80,8 +78,8 @@ final class IafPscExpKernel extends NeuronKernel {
             } else {
                 r[k]--;
             }
-            iEx[k] = iEx[k] * p11Ex + (netEx[b] + devEx[b]);
-            iIn[k] = iIn[k] * p11In + (netIn[b] + devIn[b]);
+            iEx[k] = iEx[k] * p11Ex + ex[b];
+            iIn[k] = iIn[k] * p11In + inh[b];
             if (vk >= theta) {
                 r[k] = refSteps;
                 vk = vReset;
@@ -89,10 +87,8 @@ final class IafPscExpKernel extends NeuronKernel {
             }
             v[k] = vk;
             i0[k] = cur[b];
-            netEx[b] = 0;
-            netIn[b] = 0;
-            devEx[b] = 0;
-            devIn[b] = 0;
+            ex[b] = 0;
+            inh[b] = 0;
             cur[b] = 0;
         }
     }

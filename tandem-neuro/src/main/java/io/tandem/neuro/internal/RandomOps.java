@@ -9,9 +9,10 @@ package io.tandem.neuro.internal;
  * threads or creation order of other streams. Stream states are derived by hashing seed and key
  * with the SplitMix64 finalizer; distinct streams start at unrelated points of the 2^64 cycle.
  *
- * Poisson counts use sequential inversion [2] for means up to 10; a larger mean m is split into
- * ceil(m / 10) equal parts whose inverted counts are summed (the sum of independent Poisson
- * variables is Poisson), which is exact and costs O(m) like inversion itself.
+ * Poisson counts use sequential inversion [2] for means up to 10, searching a cdf table built
+ * once per run (no division or exp per draw); a larger mean m is split into ceil(m / 10) equal
+ * parts whose counts are summed (the sum of independent Poisson variables is Poisson), which is
+ * exact and costs O(m) like inversion itself.
  *
  * [1] G. Steele, D. Lea, C. Flood (2014), Fast splittable pseudorandom number generators. OOPSLA.
  * [2] L. Devroye (1986), Non-Uniform Random Variate Generation, ch. X.3.
@@ -51,35 +52,52 @@ public final class RandomOps {
     }
 
     /**
-     * A Poisson count by inversion for a mean up to {@link #MAX_INVERSION_MEAN}.
+     * Fills {@code cdf[base .. base + length)} with the Poisson cdf P(X <= k) for {@code mean}
+     * (at most {@link #MAX_INVERSION_MEAN}), accumulated as inversion accumulates it.
      *
-     * @param mean      the mean (>= 0)
-     * @param expNegMean {@code exp(-mean)}, precomputed by the caller
+     * @param cdf the table. Modified.
      */
-    public static int poissonInversion(long[] state, int i, double mean, double expNegMean) {
-        double u = nextDouble(state, i);
-        int k = 0;
-        double p = expNegMean;
+    public static void poissonCdf(double mean, double[] cdf, int base, int length) {
+        double p = Math.exp(-mean);
         double c = p;
-        // the cap only guards rounding when u is within an ulp of 1
-        while (u > c && k < 1000) {
-            k++;
-            p *= mean / k;
+        for (int k = 0; k < length; k++) {
+            cdf[base + k] = c;
+            p *= mean / (k + 1);
             c += p;
         }
-        return k;
+        // guard rounding: the last entry catches every u < 1
+        cdf[base + length - 1] = 1.0;
     }
 
     /**
-     * A Poisson count of mean {@code parts * partMean}, as the sum of {@code parts} inversions.
+     * Fills {@code guide[gBase .. gBase + guides)} with the first index k of the cdf table with
+     * cdf[k] >= g / guides: where a sequential search for u in [g / guides, (g + 1) / guides)
+     * may start (the guide table of Chen and Asau, Devroye 1986 section III.2.4).
      *
-     * @param expNegPartMean {@code exp(-partMean)}
+     * @param guide the guide table. Modified.
      */
-    public static int poisson(long[] state, int i, int parts, double partMean, double expNegPartMean) {
-        int n = 0;
-        for (int p = 0; p < parts; p++) {
-            n += poissonInversion(state, i, partMean, expNegPartMean);
+    public static void guideTable(double[] cdf, int base, int length, int[] guide, int gBase, int guides) {
+        int k = 0;
+        for (int g = 0; g < guides; g++) {
+            double level = (double) g / guides;
+            while (k < length - 1 && cdf[base + k] < level) {
+                k++;
+            }
+            guide[gBase + g] = k;
         }
-        return n;
+    }
+
+    /**
+     * A Poisson count: the first k with u <= cdf[k], searched from the guide entry of u (the same
+     * k as a search from 0, in about one comparison). Modifies {@code state[i]}.
+     */
+    public static int poissonFromCdf(long[] state, int i, double[] cdf, int base, int[] guide, int gBase, int guides) {
+        double u = nextDouble(state, i);
+        int k = guide[gBase + (int) (u * guides)];
+        // cdf ends with 1.0 > u, so the search stops
+        while (u > cdf[base + k]) {
+            k++;
+        }
+        return k;
     }
 }
