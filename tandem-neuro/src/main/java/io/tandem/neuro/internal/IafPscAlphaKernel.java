@@ -159,7 +159,7 @@ final class IafPscAlphaKernel extends NeuronKernel {
                 return r[k];
             default:
                 double p = paramOrNaN(name);
-                if (Double.isNaN(p) && !"V_m".equals(name)) {
+                if (Double.isNaN(p)) {
                     throw unknownState(name, "V_m, I_syn_ex, I_syn_in, refractory_steps");
                 }
                 return p;
