@@ -1,0 +1,4 @@
+/** Tandem's spiking network simulator (NEST models and units). Only the API package is exported. */
+module io.tandem.neuro {
+    exports io.tandem.neuro;
+}

@@ -1,0 +1,57 @@
+package io.tandem.neuro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Steady-state stepping allocates nothing: the calling thread's allocated bytes over many runs
+ * after warm-up stay under a small bound (the measurement and rare JIT events may allocate a
+ * little). Recorder logs are drained each run, as the closed loop does.
+ */
+@SuppressForbidden // per-thread allocation counters live in com.sun.management
+class AllocationTest {
+    private static final long BOUND_BYTES = 4_096;
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+
+    private static final SpikeHandler IGNORE = (sender, timeNs) -> { };
+
+    @Test
+    void simulate_braitenbergClosedLoop_allocatesNothingAfterWarmUp() {
+        try (BraitenbergBrain brain = BraitenbergBrain.build(3)) {
+            long allocated = 0;
+            for (int round = 0; round < 2; round++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < 200; i++) {
+                    brain.setEyeInput(0.3, 0.1 * (i % 5), 0.6);
+                    brain.network().simulate(20_000_000L);
+                    brain.network().drainSpikes(brain.spikeRecorder(), IGNORE);
+                    allocated = brain.linearX() > 1e9 ? -1 : allocated;
+                }
+                allocated = allocatedBytes() - before;
+            }
+            assertThat(allocated).isLessThan(BOUND_BYTES);
+        }
+    }
+
+    @Test
+    void simulate_brunelTwoThreads_allocatesNothingAfterWarmUp() {
+        try (SpikingNetwork net = BrunelNetwork.build(500, 2, 1, true)) {
+            long allocated = 0;
+            for (int round = 0; round < 2; round++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < 20; i++) {
+                    net.simulate(10_000_000L);
+                    net.drainSpikes(501, IGNORE);
+                }
+                allocated = allocatedBytes() - before;
+            }
+            assertThat(net.totalSpikes()).isPositive();
+            assertThat(allocated).isLessThan(BOUND_BYTES);
+        }
+    }
+}
