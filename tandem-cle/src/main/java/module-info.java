@@ -1,0 +1,7 @@
+/** Tandem's closed loop engine: engines, devices, transfer functions, synchronization. Only the API package is exported. */
+module io.tandem.cle {
+    requires transitive io.tandem.world;
+    requires transitive io.tandem.neuro;
+    requires org.slf4j;
+    exports io.tandem.cle;
+}
