@@ -13,6 +13,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -377,22 +378,22 @@ class DistributedWorldTest {
         assertThat(scenes.get(26).loadedLevels()).isNotEmpty();
     }
 
-    @Test
-    void runtimePerformer_setWhileRunning_goesToTheSecondaryOfItsModel_runBitwiseEqualToStandalone() throws Exception {
-        World w = example("relay.sdf");
-        long at = 200;
-        long iterations = 2600;
-        // standalone: set_performer before iteration 200's update
+    /** A distributed run with set_performer(model) before iteration at, and the standalone run with the same request. */
+    record RuntimeRun(String distributed, String standalone, Map<String, String> assignmentAfterCreation, long handovers,
+                      long handoversIn) {
+    }
+
+    static RuntimeRun runtimePerformerRun(World w, String model, long at, long iterations) throws Exception {
         StringWriter alone = new StringWriter();
         try (WorldRunner r = new WorldRunner(w, SOLVER, true)) {
             r.addListener(new PoseRecorder(alone, PoseRecorder.Format.CSV));
             while (r.iteration() < iterations) {
                 if (r.iteration() == at - 1) {
-                    r.levels().setPerformer("crate_2");
+                    r.levels().setPerformer(model);
                 }
                 r.step();
             }
-            assertThat(r.levels().performerModels()).containsEntry("perf_crate_2", "crate_2");
+            assertThat(r.levels().performerModels()).containsEntry("perf_" + model, model);
         }
         StringWriter out = new StringWriter();
         try (Registry reg = Registry.start("tandem+inproc://dw-" + RUNS.incrementAndGet())) {
@@ -401,27 +402,52 @@ class DistributedWorldTest {
             try (Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME)) {
                 DistributedPrimary primary = new DistributedPrimary(w, p, 2, 30 * S, System::nanoTime);
                 primary.addListener(new PoseRecorder(out, PoseRecorder.Format.CSV));
-                assertThatThrownBy(() -> primary.setPerformer("crate_9")).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("no model named 'crate_9'").hasMessageContaining("crate_2");
                 primary.awaitSecondaries(30 * S);
                 while (primary.iteration() < at - 1) {
                     primary.advance();
                 }
-                primary.setPerformer("crate_2");
+                primary.setPerformer(model);
                 primary.advance();
-                // crate_2 is in level b0, which perf_b loads on its secondary: the new performer starts there
-                assertThat(primary.assignment()).containsEntry("perf_crate_2", primary.assignment().get("perf_b"));
+                Map<String, String> assigned = primary.assignment();
                 while (primary.iteration() < iterations) {
                     primary.runUntil(iterations, 20_000_000L);
                 }
                 long handovers = primary.handovers();
                 primary.finish("done");
-                DistributedSecondary.Result r1 = s1.get(30, TimeUnit.SECONDS);
-                DistributedSecondary.Result r2 = s2.get(30, TimeUnit.SECONDS);
-                assertThat(handovers).as("the performers meet: a handover").isPositive();
-                assertThat(r1.handoversIn() + r2.handoversIn()).isEqualTo(handovers);
+                long in = s1.get(30, TimeUnit.SECONDS).handoversIn() + s2.get(30, TimeUnit.SECONDS).handoversIn();
+                return new RuntimeRun(out.toString(), alone.toString(), assigned, handovers, in);
             }
         }
-        assertSameRecord(out.toString(), alone.toString());
+    }
+
+    @Test
+    void runtimePerformer_setWhileRunning_goesToTheSecondaryOfItsModel_runBitwiseEqualToStandalone() throws Exception {
+        World w = example("relay.sdf");
+        RuntimeRun run = runtimePerformerRun(w, "crate_2", 200, 2600);
+        // crate_2 is in level b0, which perf_b loads on its secondary: the new performer starts there
+        assertThat(run.assignmentAfterCreation()).containsEntry("perf_crate_2", run.assignmentAfterCreation().get("perf_b"));
+        assertThat(run.handovers()).as("the performers meet: a handover").isPositive();
+        assertThat(run.handoversIn()).isEqualTo(run.handovers());
+        assertSameRecord(run.distributed(), run.standalone());
+    }
+
+    @Test
+    void runtimePerformer_gazeboWorldWithoutPerformers_createdOnASecondary_runBitwiseEqualToStandalone() throws Exception {
+        World w = GazeboWorlds.load("test/levels_no_performers.sdf");
+        RuntimeRun run = runtimePerformerRun(w, "box", 5, 50);
+        // the only performer: no first-step assignment happened, the first secondary simulates the default level
+        assertThat(run.assignmentAfterCreation()).containsExactly(Map.entry("perf_box", "secondary-1"));
+        assertSameRecord(run.distributed(), run.standalone());
+    }
+
+    @Test
+    void setPerformer_unknownModel_refusedNamingTheWorldsModels() throws Exception {
+        World w = example("relay.sdf");
+        try (Registry reg = Registry.start("tandem+inproc://dw-" + RUNS.incrementAndGet());
+             Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME)) {
+            DistributedPrimary primary = new DistributedPrimary(w, p, 2, 30 * S, System::nanoTime);
+            assertThatThrownBy(() -> primary.setPerformer("crate_9")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no model named 'crate_9'").hasMessageContaining("crate_2");
+        }
     }
 }
