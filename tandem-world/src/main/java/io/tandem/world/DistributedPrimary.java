@@ -119,6 +119,8 @@ public final class DistributedPrimary implements WorldView {
     private LevelManager.Changes inFlightChanges;
     /** a failure found by a handler, thrown on the caller's thread */
     private RuntimeException failure;
+    /** finish was called: secondaries leaving is the expected end */
+    private boolean finished;
     /** a free run: handlers step on until autoUntil or autoDeadlineNs */
     private boolean auto;
     private boolean allStates = true;
@@ -488,7 +490,9 @@ public final class DistributedPrimary implements WorldView {
 
     /** A participant left (on the participant's thread). */
     private synchronized void onLost(String name) {
-        if (secondaries.contains(name)) {
+        if (finished) {
+            // told to stop: the secondaries leave
+        } else if (secondaries.contains(name)) {
             failLater(name, "secondary '" + name + "' was lost at iteration " + iteration
                     + " (its process ended or stopped answering); stopping the run");
         } else if (affinities == null && joined.remove(name)) {
@@ -639,6 +643,7 @@ public final class DistributedPrimary implements WorldView {
      * @param reason why, for the secondaries' logs
      */
     public synchronized void finish(String reason) {
+        finished = true;
         publish(new DistributedMessages.Stop(iteration, false, reason));
         awaitLeave();
     }
