@@ -68,6 +68,17 @@ class ExperimentFileTest {
     }
 
     @Test
+    void parse_textNotOnDisk_resolvesPathsAgainstTheGivenFile() {
+        ExperimentFileTestSupport.write(dir, minimal());
+        Path pretend = dir.resolve("never-written.json");
+        ExperimentFile e = ExperimentFile.parse(minimal(), pretend, ExperimentOverrides.none());
+        assertThat(e.source()).isEqualTo(pretend);
+        assertThat(e.world().file()).isEqualTo(dir.resolve("world.sdf").toAbsolutePath().normalize());
+        assertThatThrownBy(() -> ExperimentFile.parse("{", pretend, ExperimentOverrides.none()))
+                .hasMessage(pretend + ":1:2: unexpected end of file in the object opened at 1:1: add the missing '}'");
+    }
+
+    @Test
     void load_missingWorldFile_saysWhereItLooked() {
         String text = replace(minimal(), "\"world.sdf\"", "\"worlds/none.sdf\"");
         assertThat(errors(dir, text)).endsWith("exp.json:3:13: world file \"worlds/none.sdf\" not found: "
