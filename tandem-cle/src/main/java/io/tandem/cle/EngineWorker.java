@@ -11,13 +11,17 @@ import java.util.function.LongSupplier;
  * duration and everything the loop thread did before, e.g. applyInputs); the worker, seeing a new
  * `requested`, advances and publishes, writes the elapsed time, then sets the volatile `completed`
  * (publishing the engine's state and the devices' back buffers to the loop thread). Both sides
- * spin briefly (a loop step's handoff is usually a few microseconds away) and then park.
+ * wait in three stages (idle()): spin briefly, then yield (the next handoff is usually within a
+ * loop step's wall time, and a yield leaves the core to an engine that needs it), then park; a
+ * park/unpark wake-up costs tens of microseconds per handoff, two per loop step.
  */
 
 /** Runs one engine's advance-and-publish jobs on its own thread (PARALLEL mode). */
 final class EngineWorker {
-    /** spins before parking (about 10-50 us); enough to catch the loop's next job without a wake-up */
-    private static final int SPINS = 2_000;
+    /** busy spins before yielding */
+    private static final int SPINS = 200;
+    /** yields before parking (a few ms to tens of ms, by load) */
+    private static final int YIELDS = 20_000;
 
     private final Engine engine;
     private final LongSupplier clock;
@@ -59,14 +63,9 @@ final class EngineWorker {
      */
     long await() {
         long target = requested;
-        int spins = 0;
+        int rounds = 0;
         while (completed != target) {
-            if (spins < SPINS) {
-                spins++;
-                Thread.onSpinWait();
-            } else {
-                LockSupport.park(this);
-            }
+            idle(rounds++);
         }
         if (failure != null) {
             Throwable f = failure;
@@ -79,14 +78,9 @@ final class EngineWorker {
     private void work() {
         long seen = 0;
         while (true) {
-            int spins = 0;
+            int rounds = 0;
             while (requested == seen && !closing) {
-                if (spins < SPINS) {
-                    spins++;
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.park(this);
-                }
+                idle(rounds++);
             }
             if (requested == seen) {
                 return;
@@ -102,6 +96,17 @@ final class EngineWorker {
             elapsedNs = clock.getAsLong() - t0;
             completed = seen;
             LockSupport.unpark(waiter);
+        }
+    }
+
+    /** One round of waiting: spin, then yield, then park (unpark or a spurious wake-up ends it). */
+    private void idle(int round) {
+        if (round < SPINS) {
+            Thread.onSpinWait();
+        } else if (round < SPINS + YIELDS) {
+            Thread.yield();
+        } else {
+            LockSupport.park(this);
         }
     }
 
