@@ -59,6 +59,21 @@ public final class BraitenbergBrain implements AutoCloseable {
         return new BraitenbergBrain(b.build());
     }
 
+    /**
+     * Builds the brain with more nodes after it (e.g. a larger network sharing the simulation, to
+     * load a closed loop with a heavier brain); the brain's node ids stay as in the class notes.
+     *
+     * @param seed    the seed of the Poisson trains (and of whatever {@code more} adds)
+     * @param threads update threads
+     * @param more    adds nodes to the builder after the brain's 14. Called once.
+     */
+    public static BraitenbergBrain build(long seed, int threads, java.util.function.Consumer<NetworkBuilder> more) {
+        NetworkBuilder b = SpikingNetwork.builder().resolutionNs(NetworkBuilder.DEFAULT_RESOLUTION_NS).seed(seed).threads(threads);
+        define(b);
+        more.accept(b);
+        return new BraitenbergBrain(b.build());
+    }
+
     /** The sensor and go-on parameters of nrp.md 3.2 (NEST units). */
     static Map<String, Double> sensorParams(boolean goOn) {
         Map<String, Double> p = new LinkedHashMap<>();

@@ -45,6 +45,21 @@ public final class BrunelNetwork {
      * @param recordSpikes whether to add a spike recorder on every neuron (node {@code neurons + 1})
      */
     public static SpikingNetwork build(int neurons, int threads, long seed, boolean recordSpikes) {
+        NetworkBuilder b = SpikingNetwork.builder().seed(seed).threads(threads);
+        define(b, neurons, recordSpikes);
+        return b.build();
+    }
+
+    /**
+     * Adds the network to a builder (after whatever it holds; node ids then start at
+     * {@code b.nodeCount()} instead of 0, in the same order as {@link #build}).
+     *
+     * @param b            the builder. Modified.
+     * @param neurons      total neurons (at least 10)
+     * @param recordSpikes whether to add a spike recorder on every neuron
+     * @return the neurons (excitatory then inhibitory)
+     */
+    public static Population define(NetworkBuilder b, int neurons, boolean recordSpikes) {
         if (neurons < 10) {
             throw new IllegalArgumentException("the Brunel network needs at least 10 neurons, got " + neurons);
         }
@@ -67,7 +82,6 @@ public final class BrunelNetwork {
         p.put("V_reset", 0.0);
         p.put("V_m", 0.0);
         p.put("V_th", THETA);
-        NetworkBuilder b = SpikingNetwork.builder().seed(seed).threads(threads);
         Population exc = b.create("iaf_psc_alpha", ne, p);
         Population inh = b.create("iaf_psc_alpha", ni, p);
         Population all = exc.concat(inh);
@@ -79,7 +93,7 @@ public final class BrunelNetwork {
         if (recordSpikes) {
             b.connect(all, b.create("spike_recorder", 1));
         }
-        return b.build();
+        return all;
     }
 
     /** @return the background rate (Hz) for {@code neurons} */

@@ -1,0 +1,123 @@
+package io.tandem.cle;
+
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/*
+ * Implementation notes.
+ *
+ * One daemon thread per engine in PARALLEL mode. Handoff without allocation or locks: the loop
+ * thread writes the job's duration, then increments the volatile `requested` (publishing the
+ * duration and everything the loop thread did before, e.g. applyInputs); the worker, seeing a new
+ * `requested`, advances and publishes, writes the elapsed time, then sets the volatile `completed`
+ * (publishing the engine's state and the devices' back buffers to the loop thread). Both sides
+ * wait in three stages (idle()): spin briefly, then yield (the next handoff is usually within a
+ * loop step's wall time, and a yield leaves the core to an engine that needs it), then park; a
+ * park/unpark wake-up costs tens of microseconds per handoff, two per loop step.
+ */
+
+/** Runs one engine's advance-and-publish jobs on its own thread (PARALLEL mode). */
+final class EngineWorker {
+    /** busy spins before yielding */
+    private static final int SPINS = 200;
+    /** yields before parking (a few ms to tens of ms, by load) */
+    private static final int YIELDS = 20_000;
+
+    private final Engine engine;
+    private final LongSupplier clock;
+    private final Thread thread;
+    private volatile Thread waiter;
+    private volatile long requested;
+    private volatile long completed;
+    private volatile boolean closing;
+    private long durationNs;
+    private long elapsedNs;
+    private Throwable failure;
+
+    EngineWorker(Engine engine, LongSupplier clock) {
+        this.engine = engine;
+        this.clock = clock;
+        this.thread = new Thread(this::work, "tandem-cle-" + engine.name());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Starts an advance of {@code durationNs} (loop thread, worker idle). */
+    void start(long durationNs) {
+        this.durationNs = durationNs;
+        this.waiter = Thread.currentThread();
+        requested = requested + 1;
+        LockSupport.unpark(thread);
+    }
+
+    /** @return whether a job is in flight */
+    boolean busy() {
+        return completed != requested;
+    }
+
+    /**
+     * Waits for the job in flight (loop thread).
+     *
+     * @return the job's wall time, ns (advance and publish)
+     * @throws ClosedLoopException if the engine failed
+     */
+    long await() {
+        long target = requested;
+        int rounds = 0;
+        while (completed != target) {
+            idle(rounds++);
+        }
+        if (failure != null) {
+            Throwable f = failure;
+            failure = null;
+            throw new ClosedLoopException("engine '" + engine.name() + "' failed while advancing: " + f.getMessage(), f);
+        }
+        return elapsedNs;
+    }
+
+    private void work() {
+        long seen = 0;
+        while (true) {
+            int rounds = 0;
+            while (requested == seen && !closing) {
+                idle(rounds++);
+            }
+            if (requested == seen) {
+                return;
+            }
+            seen = requested;
+            long t0 = clock.getAsLong();
+            try {
+                engine.advance(durationNs);
+                engine.publishOutputs();
+            } catch (Throwable t) {
+                failure = t;
+            }
+            elapsedNs = clock.getAsLong() - t0;
+            completed = seen;
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /** One round of waiting: spin, then yield, then park (unpark or a spurious wake-up ends it). */
+    private void idle(int round) {
+        if (round < SPINS) {
+            Thread.onSpinWait();
+        } else if (round < SPINS + YIELDS) {
+            Thread.yield();
+        } else {
+            LockSupport.park(this);
+        }
+    }
+
+    /** Stops the thread after the job in flight (loop thread). */
+    void close() {
+        closing = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

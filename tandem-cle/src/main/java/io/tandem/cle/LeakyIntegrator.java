@@ -1,0 +1,47 @@
+package io.tandem.cle;
+
+/**
+ * The NRP's {@code leaky_integrator_alpha} / {@code leaky_integrator_exp} device: the membrane
+ * potential of an extra non-spiking integrate cell that the observed neurons feed (built by
+ * {@link BrainDevices#addLeakyIntegratorAlpha} / {@link BrainDevices#addLeakyIntegratorExp}).
+ * A reading device: {@link #voltage()} is the value at the start of the loop step.
+ */
+public final class LeakyIntegrator extends Device {
+    private double front;
+    private double back;
+
+    /**
+     * @param name   device name
+     * @param engine the owning engine's name
+     */
+    public LeakyIntegrator(String name, String engine) {
+        super(name, engine, Side.BRAIN, false);
+    }
+
+    /** @return the integrator's V_m, mV, at the start of the loop step (loop thread) */
+    public double voltage() {
+        return front;
+    }
+
+    /**
+     * Engine side: the integrator's V_m after an advance (the engine's thread).
+     *
+     * @param mV membrane potential, mV
+     */
+    public void publish(double mV) {
+        back = mV;
+        published = true;
+    }
+
+    @Override
+    void swap() {
+        front = back;
+    }
+
+    @Override
+    void clear() {
+        front = 0;
+        back = 0;
+        published = false;
+    }
+}

@@ -1,0 +1,114 @@
+package io.tandem.cle;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Map;
+
+/**
+ * Creates transfer functions named by class, as an experiment file does
+ * ({@code {"class": "io.tandem.cle.LinearTwist", "priority": 0, "params": {...}}}). Stateless.
+ */
+public final class TransferFunctions {
+    private TransferFunctions() {
+    }
+
+    /**
+     * Instantiates a transfer function class: through its public constructor taking
+     * {@code Map<String, Object>} (given {@code params}) if it has one, else its public no-argument
+     * constructor (then {@code params} must be empty).
+     *
+     * @param className fully qualified class name
+     * @param params    the constructor's parameters (may be empty, not null). Not modified.
+     * @param loader    where to find the class (null: this class's loader)
+     * @return the new transfer function
+     * @throws IllegalArgumentException naming the class and what is wrong (not found, not a
+     *                                  transfer function, no usable constructor, the constructor failed)
+     */
+    public static TransferFunction instantiate(String className, Map<String, Object> params, ClassLoader loader) {
+        if (className == null || className.isEmpty()) {
+            throw new IllegalArgumentException("a transfer function needs a class name");
+        }
+        if (params == null) {
+            throw new IllegalArgumentException("transfer function " + className + ": params must not be null (give an empty map)");
+        }
+        Class<?> c;
+        try {
+            c = Class.forName(className, true, loader == null ? TransferFunctions.class.getClassLoader() : loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("transfer function class " + className + " not found on the class path"
+                    + (className.indexOf('.') < 0 ? " (give the fully qualified name, e.g. io.tandem.cle." + className + ")" : ""), e);
+        }
+        if (!TransferFunction.class.isAssignableFrom(c)) {
+            throw new IllegalArgumentException("class " + className + " does not implement " + TransferFunction.class.getName());
+        }
+        Constructor<?> withParams = null;
+        Constructor<?> noArgs = null;
+        for (Constructor<?> k : c.getConstructors()) {
+            Class<?>[] p = k.getParameterTypes();
+            if (p.length == 1 && p[0] == Map.class) {
+                withParams = k;
+            } else if (p.length == 0) {
+                noArgs = k;
+            }
+        }
+        try {
+            if (withParams != null) {
+                return (TransferFunction) withParams.newInstance(params);
+            }
+            if (noArgs != null) {
+                if (!params.isEmpty()) {
+                    throw new IllegalArgumentException("transfer function " + className + " takes no params (it has only a"
+                            + " no-argument constructor), got " + params.keySet());
+                }
+                return (TransferFunction) noArgs.newInstance();
+            }
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw new IllegalArgumentException("transfer function " + className + ": its constructor failed: " + cause.getMessage(), cause);
+        } catch (InstantiationException | IllegalAccessException e) {
+            throw new IllegalArgumentException("transfer function " + className + " cannot be instantiated: " + e.getMessage(), e);
+        }
+        throw new IllegalArgumentException("transfer function " + className + " needs a public constructor taking"
+                + " java.util.Map<String, Object> (the params) or a public no-argument constructor");
+    }
+
+    /**
+     * Reads a numeric parameter.
+     *
+     * @param params       parameters
+     * @param key          the name
+     * @param defaultValue returned when absent
+     * @return the value
+     * @throws IllegalArgumentException when present but not a number
+     */
+    public static double number(Map<String, Object> params, String key, double defaultValue) {
+        Object v = params == null ? null : params.get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!(v instanceof Number)) {
+            throw new IllegalArgumentException("parameter '" + key + "' must be a number, got " + v);
+        }
+        return ((Number) v).doubleValue();
+    }
+
+    /**
+     * Reads a string parameter.
+     *
+     * @param params       parameters
+     * @param key          the name
+     * @param defaultValue returned when absent
+     * @return the value
+     * @throws IllegalArgumentException when present but not a string
+     */
+    public static String string(Map<String, Object> params, String key, String defaultValue) {
+        Object v = params == null ? null : params.get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!(v instanceof String)) {
+            throw new IllegalArgumentException("parameter '" + key + "' must be a string, got " + v);
+        }
+        return (String) v;
+    }
+}

@@ -1,0 +1,54 @@
+package io.tandem.cle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TransferFunctionsTest {
+    /** A TF with only a no-argument constructor. */
+    public static final class NoArgs implements TransferFunction {
+        @Override
+        public TransferFunctionKind kind() {
+            return TransferFunctionKind.NEURON_TO_ROBOT;
+        }
+
+        @Override
+        public void bind(DeviceBinder devices) {
+        }
+
+        @Override
+        public void run(long timeNs, long iteration) {
+        }
+    }
+
+    @Test
+    void instantiate_classWithMapConstructor_passesParams() {
+        TransferFunction tf = TransferFunctions.instantiate("io.tandem.cle.LinearTwist",
+                Map.of("left_wheel_neuron", "l", "right_wheel_neuron", "r", "twist", "base"), null);
+        assertThat(tf).isInstanceOf(LinearTwist.class);
+        assertThat(tf.kind()).isEqualTo(TransferFunctionKind.NEURON_TO_ROBOT);
+        // the params name the devices it maps
+        FakeEngine brain = new FakeEngine("b", 100_000L, true);
+        assertThatThrownBy(() -> ClosedLoop.builder().engine(brain).transferFunction(tf).build())
+                .hasMessageContaining("LeakyIntegrator device named 'l'");
+    }
+
+    @Test
+    void instantiate_noArgConstructor_works() {
+        assertThat(TransferFunctions.instantiate(NoArgs.class.getName(), Map.of(), null)).isInstanceOf(NoArgs.class);
+        assertThatThrownBy(() -> TransferFunctions.instantiate(NoArgs.class.getName(), Map.of("x", 1), null))
+                .hasMessageContaining("takes no params");
+    }
+
+    @Test
+    void instantiate_badNames_failWithMessages() {
+        assertThatThrownBy(() -> TransferFunctions.instantiate("LinearTwist", Map.of(), null))
+                .hasMessageContaining("not found").hasMessageContaining("io.tandem.cle.LinearTwist");
+        assertThatThrownBy(() -> TransferFunctions.instantiate("java.lang.String", Map.of(), null))
+                .hasMessageContaining("does not implement");
+        assertThatThrownBy(() -> TransferFunctions.instantiate("io.tandem.cle.EyeSensorTransmit", Map.of("max_red_rate_hz", "x"), null))
+                .hasMessageContaining("constructor failed").hasMessageContaining("'max_red_rate_hz' must be a number");
+    }
+}
