@@ -96,8 +96,9 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
      * <ul>
      *   <li>{@code braitenberg}: {@link BraitenbergBrain}; names sensors (0-4), go_on (5),
      *       actor_neurons (6, 7), record (0-7), lpg (8), rpg (9), gpg (10), actors (11, 12: the
-     *       leaky integrators of 6 and 7), spikes (13); {@code neurons} and {@code recordSpikes}
-     *       are unused;
+     *       leaky integrators of 6 and 7), spikes (13) and, with {@code brunelNeurons}, background
+     *       (a Brunel network from 14 on, not connected to the rest); {@code neurons} and
+     *       {@code recordSpikes} are unused;
      *   <li>{@code brunel}: {@link BrunelNetwork}; names excitatory, inhibitory, neurons, noise
      *       and, with {@code recordSpikes}, spikes.
      * </ul>
@@ -107,9 +108,10 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
      * @param neurons      brunel's neuron count (at least 10)
      * @param threads      update threads
      * @param recordSpikes brunel: whether to record every neuron
+     * @param brunelNeurons braitenberg: the neurons of a Brunel network beside it (0: none)
      * @param location     where it is described
      */
-    record Builtin(String name, long seed, int neurons, int threads, boolean recordSpikes,
+    record Builtin(String name, long seed, int neurons, int threads, boolean recordSpikes, int brunelNeurons,
             ExperimentFileLocation location) implements BrainSpec {
         /** The builtin names. */
         public static final List<String> NAMES = List.of("braitenberg", "brunel");
@@ -124,6 +126,10 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
             }
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+            }
+            if (brunelNeurons != 0 && (brunelNeurons < 10 || !"braitenberg".equals(name))) {
+                throw new IllegalArgumentException("brunel_neurons is for the braitenberg brain, 0 or at least 10, got "
+                        + brunelNeurons);
             }
             Objects.requireNonNull(location, "location");
         }
@@ -147,6 +153,9 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
                 m.put("gpg", Population.range(10, 1));
                 m.put("actors", Population.range(11, 2));
                 m.put("spikes", Population.range(13, 1));
+                if (brunelNeurons > 0) {
+                    m.put("background", Population.range(14, brunelNeurons));
+                }
             } else {
                 int ne = (int) Math.round(0.8 * neurons);
                 m.put("excitatory", Population.range(0, ne));
@@ -164,11 +173,12 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
         public Built build() {
             SpikingNetwork net;
             if ("braitenberg".equals(name)) {
-                if (threads != 1) {
-                    throw new ExperimentFileException(location, "the builtin braitenberg brain runs single-threaded:"
-                            + " remove \"threads\"");
-                }
-                net = BraitenbergBrain.build(seed).network();
+                int extra = brunelNeurons;
+                net = BraitenbergBrain.build(seed, threads, b -> {
+                    if (extra > 0) {
+                        BrunelNetwork.define(b, extra, false);
+                    }
+                }).network();
             } else {
                 net = BrunelNetwork.build(neurons, threads, seed, recordSpikes);
             }

@@ -98,12 +98,18 @@ final class BrainSpecReader {
                 r.problem(m, "\"" + key + "\" applies to the brunel brain only: remove it");
             }
         }
-        if (!brunel && b.member("threads") != null && threads != 1) {
-            r.problem(b.member("threads"), "the builtin braitenberg brain runs single-threaded: remove \"threads\"");
+        Member bm = b.member("brunel_neurons");
+        if (bm != null && brunel) {
+            r.problem(bm, "\"brunel_neurons\" applies to the braitenberg brain only: for a Brunel network alone use"
+                    + " \"neurons\"");
+        }
+        int brunelNeurons = bm == null ? 0 : intOf(bm);
+        if (brunelNeurons != 0 && brunelNeurons < 10) {
+            r.problem(bm, "\"brunel_neurons\" must be 0 (none) or at least 10, got " + brunelNeurons);
         }
         int neurons = b.get("neurons") == null ? 10_000 : intOf(b.member("neurons"));
         boolean record = b.get("record_spikes") == null || ((JsonBoolean) b.get("record_spikes")).value();
-        return new BrainSpec.Builtin(name, seed, neurons, threads, record, at);
+        return new BrainSpec.Builtin(name, seed, neurons, threads, record, brunelNeurons < 10 ? 0 : brunelNeurons, at);
     }
 
     private BrainSpec nest(JsonObject b, ExperimentFileLocation at, long seed, int threads) {

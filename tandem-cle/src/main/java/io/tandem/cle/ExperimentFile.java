@@ -257,12 +257,36 @@ public record ExperimentFile(Path source, String name, String description, Map<S
      *
      * @param model  the robot's model in the world (its pose is recorded every loop step)
      * @param target a model the run measures the robot's final distance to, if any
+     * @param drive  its skid-steer drive, if it has one
      */
-    public record Robot(String model, Optional<String> target) {
+    public record Robot(String model, Optional<String> target, Optional<Drive> drive) {
         /** Validates. */
         public Robot {
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(drive, "drive");
+        }
+
+        /** A robot without a drive. */
+        public Robot(String model, Optional<String> target) {
+            this(model, target, Optional.empty());
+        }
+    }
+
+    /**
+     * The robot's skid-steer drive: a twist command becomes wheel speeds (see
+     * {@code io.tandem.world.SkidSteerDrive}).
+     *
+     * @param leftWheels  the left wheels' scoped joints
+     * @param rightWheels the right wheels' scoped joints
+     * @param halfTrackM  half the track (m)
+     * @param wheelGain   wheel speed per ground speed (rad/m)
+     */
+    public record Drive(List<String> leftWheels, List<String> rightWheels, double halfTrackM, double wheelGain) {
+        /** Copies the lists. */
+        public Drive {
+            leftWheels = List.copyOf(leftWheels);
+            rightWheels = List.copyOf(rightWheels);
         }
     }
 

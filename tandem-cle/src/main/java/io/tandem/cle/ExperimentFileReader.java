@@ -493,6 +493,12 @@ final class ExperimentFileReader {
             return null;
         }
         int before = problems.size();
+        if (physM != null && world != null && phys != world.sdf().stepSizeNs()) {
+            problem(physM.line(), physM.column(), "the physics engine steps at the world's max_step_size, "
+                    + ms(world.sdf().stepSizeNs()) + " in " + fileName(world.sdf()) + ", not " + ms(phys)
+                    + ": set timestep_ms to " + ExperimentFileSchema.fmt(world.sdf().stepSizeNs() / 1e6)
+                    + " or leave it out");
+        }
         int line = loopM != null ? loopM.line() : em != null ? em.line() : 0;
         int col = loopM != null ? loopM.column() : em != null ? em.column() : 0;
         if (loop % phys != 0) {
@@ -646,7 +652,22 @@ final class ExperimentFileReader {
         if (model.equals(target)) {
             problem(tm, "the target \"" + target + "\" is the robot itself: name another model (e.g. red_screen)");
         }
-        return Optional.of(new ExperimentFile.Robot(model, Optional.ofNullable(target)));
+        Optional<ExperimentFile.Drive> drive = Optional.empty();
+        if (r.get("drive") != null) {
+            JsonObject d = (JsonObject) r.get("drive");
+            drive = Optional.of(new ExperimentFile.Drive(joints(d.get("left_wheels")), joints(d.get("right_wheels")),
+                    d.get("half_track_m") == null ? 0.275 : ((JsonNumber) d.get("half_track_m")).value(),
+                    d.get("wheel_gain") == null ? 7.0 : ((JsonNumber) d.get("wheel_gain")).value()));
+        }
+        return Optional.of(new ExperimentFile.Robot(model, Optional.ofNullable(target), drive));
+    }
+
+    private static List<String> joints(JsonValue v) {
+        List<String> out = new ArrayList<>();
+        for (JsonValue item : ((JsonArray) v).items()) {
+            out.add(((JsonString) item).value());
+        }
+        return out;
     }
 
     private ExperimentFile.Outputs outputs(JsonValue v) {

@@ -254,7 +254,10 @@ final class ExperimentFileSchema {
                     opt("neurons", integer("brunel only: the number of neurons.", 10), 10000),
                     opt("threads", integer("Update threads (results do not depend on them).", 1), 1),
                     opt("record_spikes", new Bool("brunel only: whether to add a spike recorder on every neuron."),
-                            true)),
+                            true),
+                    opt("brunel_neurons", integer("braitenberg only: add a Brunel balanced network of this many"
+                            + " neurons beside the Braitenberg brain, not connected to it (a heavier brain, for timing).",
+                            0), 0)),
             null, "builtin");
 
     static final Obj NEST_BRAIN = obj("A brain written as data, NEST-style: populations, views, connections and"
@@ -293,10 +296,19 @@ final class ExperimentFileSchema {
             opt("params", map("Parameters for the class (strings, numbers, booleans, arrays, objects).",
                     new Any("A parameter value.")), null));
 
+    static final Obj DRIVE = obj("A skid-steer (differential) drive of the robot: a twist command (the device named"
+                    + " after the robot model) becomes wheel speeds left = (v - w * half_track_m) * wheel_gain and"
+                    + " right = (v + w * half_track_m) * wheel_gain, rad/s (the NRP Husky TF's conversion).",
+            req("left_wheels", new Arr("The left wheels' joints, scoped (model::joint).", str("A joint."), 1)),
+            req("right_wheels", new Arr("The right wheels' joints, scoped (model::joint).", str("A joint."), 1)),
+            opt("half_track_m", positive("Half the distance between the left and right wheels (m)."), 0.275),
+            opt("wheel_gain", positive("Wheel speed per m/s of a wheel's ground speed (rad/m; the NRP's 7)."), 7.0));
+
     static final Obj ROBOT = obj("What the run records and measures about the robot.",
             req("model", str("The robot's model in the world: its pose is recorded every loop step.")),
             opt("target", str("A model in the world: the run reports the robot's final distance to it"
-                    + " (final_distance_to_<target>_m)."), null));
+                    + " (final_distance_to_<target>_m)."), null),
+            opt("drive", DRIVE, null));
 
     static final Obj OUTPUTS = obj("Output file names, relative to the run's output folder.",
             opt("spikes", str("Spike trains of every spike_recorder device (CSV: time_ms, recorder, node)."),

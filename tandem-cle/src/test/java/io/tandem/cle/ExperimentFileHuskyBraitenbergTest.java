@@ -51,11 +51,11 @@ class ExperimentFileHuskyBraitenbergTest {
         ExperimentFile.TransferFunctionEntry twist = e.transferFunctions().get(1);
         assertThat(twist.numberParam("linear_gain")).isEqualTo(20.0);
         assertThat(twist.numberParam("angular_gain")).isEqualTo(100.0);
-        assertThat(twist.numberParam("half_track_m")).isEqualTo(0.275);
-        assertThat(twist.numberParam("wheel_gain")).isEqualTo(7.0);
-        assertThat(twist.params().get("left_wheels"))
-                .isEqualTo(List.of("husky::front_left_wheel_joint", "husky::rear_left_wheel_joint"));
-        assertThat(e.robot()).contains(new ExperimentFile.Robot("husky", Optional.of("red_screen")));
+        assertThat(twist.stringParam("left_wheel_neuron")).isEqualTo("actors[0]");
+        assertThat(twist.stringParam("right_wheel_neuron")).isEqualTo("actors[1]");
+        assertThat(e.robot()).contains(new ExperimentFile.Robot("husky", Optional.of("red_screen"),
+                Optional.of(new ExperimentFile.Drive(List.of("husky::front_left_wheel_joint", "husky::rear_left_wheel_joint"),
+                        List.of("husky::front_right_wheel_joint", "husky::rear_right_wheel_joint"), 0.275, 7.0))));
         assertThat(e.outputs()).isEqualTo(ExperimentFile.Outputs.DEFAULT);
         assertThat(e.world().sdf().model("red_screen")).isPresent();
     }
@@ -70,7 +70,7 @@ class ExperimentFileHuskyBraitenbergTest {
     @Test
     void brain_example_namesTheSameNodesAsTheBuiltin() {
         BrainSpec data = ExperimentFile.load(file()).brain();
-        BrainSpec builtin = new BrainSpec.Builtin("braitenberg", 1, 0, 1, true, data.location());
+        BrainSpec builtin = new BrainSpec.Builtin("braitenberg", 1, 0, 1, true, 0, data.location());
         assertThat(data).isInstanceOf(BrainSpec.Nest.class);
         assertThat(data.nodes().keySet()).containsExactlyElementsOf(builtin.nodes().keySet());
         for (Map.Entry<String, Population> n : builtin.nodes().entrySet()) {

@@ -196,9 +196,13 @@ class ExperimentFileTest {
     @Test
     void load_engines_timestepsInNanosecondsAndMultiplesChecked() {
         String text = replace(minimal(), "\"timeout_s\": 1", "\"timeout_s\": 0.5,\n  \"engines\": {\"loop_step_ms\": 10,"
-                + " \"mode\": \"serial\", \"physics\": {\"timestep_ms\": 1}, \"brain\": {\"timestep_ms\": 5}}");
+                + " \"mode\": \"serial\", \"physics\": {\"timestep_ms\": 2}, \"brain\": {\"timestep_ms\": 5}}");
         ExperimentFile e = load(dir, text);
-        assertThat(e.engines()).isEqualTo(new ExperimentFile.Engines(1_000_000L, 5_000_000L, 10_000_000L, SyncMode.SERIAL));
+        assertThat(e.engines()).isEqualTo(new ExperimentFile.Engines(2_000_000L, 5_000_000L, 10_000_000L, SyncMode.SERIAL));
+        // the physics engine steps at the world's step: another one is refused with the fix
+        String physics = replace(text, "\"timestep_ms\": 2}", "\"timestep_ms\": 1}");
+        assertThat(errors(dir, physics)).contains("the physics engine steps at the world's max_step_size, 2 ms in world.sdf,"
+                + " not 1 ms: set timestep_ms to 2 or leave it out");
         assertThat(e.timeoutNs()).isEqualTo(500_000_000L);
         String off = replace(minimal(), "\"timeout_s\": 1", "\"timeout_s\": 1,\n  \"engines\": {\"loop_step_ms\": 15}");
         assertThat(errors(dir, off)).endsWith("exp.json:6:15: the loop step 15 ms is not a whole multiple of the world's"
