@@ -1,0 +1,338 @@
+package io.tandem.cle;
+
+import io.tandem.neuro.Population;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs an {@link ExperimentFile}: builds its brain engine (the brain, with one device per
+ * device the file declares), its world engine (the world, its colour overrides and the robot's
+ * drive), its transfer functions (by class name, with their params) and the {@link ClosedLoop};
+ * runs it to the file's timeout; writes the robot's trajectory and the spike trains; and sums the
+ * run up in one {@link Result}.
+ *
+ * <p>Device names: a file device that is one node keeps its name ({@code lpg}); a per-target
+ * device (a leaky integrator of several targets) is one device per target, {@code name[i]}
+ * ({@code actors[0]}, {@code actors[1]}). The builtin braitenberg brain has the same devices as
+ * {@code examples/experiments/husky-braitenberg.json}; the builtin brunel brain its
+ * {@code noise} generator and, when recorded, its {@code spikes} recorder.
+ *
+ * <p>Not thread-safe: one thread builds, runs and closes it. Building allocates; the run's steps
+ * allocate what the engines do (see {@link ClosedLoop}).
+ */
+public final class ExperimentRunner implements AutoCloseable {
+    /** the brain engine's name */
+    public static final String BRAIN = "brain";
+    /** the world engine's name */
+    public static final String WORLD = "world";
+
+    private final ExperimentFile file;
+    private final ClosedLoop loop;
+    private final String spikeRecorder;
+    private StepTimings timings;
+
+    private ExperimentRunner(ExperimentFile file, ClosedLoop loop, String spikeRecorder) {
+        this.file = file;
+        this.loop = loop;
+        this.spikeRecorder = spikeRecorder;
+    }
+
+    /**
+     * Builds the experiment's closed loop (engines, devices, transfer functions).
+     *
+     * @param file      the experiment
+     * @param wallClock the clock of the step timings (ns); null for System.nanoTime
+     * @param loader    loads the transfer function classes
+     * @return the runner; close it to release the engines
+     * @throws IllegalArgumentException naming the part that cannot be built (a transfer function
+     *                                  class, a device a transfer function names, a wheel joint...)
+     */
+    public static ExperimentRunner build(ExperimentFile file, LongSupplier wallClock, ClassLoader loader) {
+        List<AutoCloseable> built = new ArrayList<>();
+        try {
+            BrainSpec.Built brain = file.brain().build();
+            built.add(brain);
+            BrainEngine.Builder bb = BrainEngine.builder(BRAIN, brain.network());
+            String recorder = null;
+            for (DeviceDecl d : devices(file.brain(), brain)) {
+                switch (d.type()) {
+                    case "poisson" -> bb.poissonSource(d.name(), d.node());
+                    case "dc_source" -> bb.dcSource(d.name(), d.node());
+                    case "leaky_integrator_alpha", "leaky_integrator_exp" -> bb.leakyIntegrator(d.name(), d.node());
+                    case "spike_recorder" -> {
+                        bb.spikeRecorder(d.name(), d.node());
+                        recorder = recorder == null ? d.name() : recorder;
+                    }
+                    default -> throw new IllegalArgumentException("device '" + d.name() + "' of type " + d.type()
+                            + " has no closed-loop device");
+                }
+            }
+            BrainEngine brainEngine = bb.build();
+            built.add(brainEngine);
+            WorldEngine.Builder wb = WorldEngine.builder(WORLD, file.world().sdf());
+            for (ExperimentFile.VisualColor c : file.world().visualColors()) {
+                wb.visualColor(c.model(), c.r(), c.g(), c.b());
+            }
+            if (file.robot().isPresent() && file.robot().get().drive().isPresent()) {
+                ExperimentFile.Drive d = file.robot().get().drive().get();
+                wb.skidSteer(file.robot().get().model(), d.leftWheels().toArray(new String[0]),
+                        d.rightWheels().toArray(new String[0]), d.halfTrackM(), d.wheelGain());
+            }
+            WorldEngine worldEngine = wb.build();
+            built.add(worldEngine);
+            ClosedLoop.Builder lb = ClosedLoop.builder()
+                    .engine(brainEngine)
+                    .engine(worldEngine)
+                    .loopStepNs(file.engines().loopStepNs())
+                    .mode(file.engines().mode())
+                    .timeoutNs(file.timeoutNs());
+            for (ExperimentFile.TransferFunctionEntry tf : file.transferFunctions()) {
+                if (tf.active()) {
+                    try {
+                        lb.transferFunction(TransferFunctions.instantiate(tf.className(), tf.params(), loader), tf.priority());
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(tf.location() + ": transfer function " + tf.name() + ": "
+                                + e.getMessage(), e);
+                    }
+                }
+            }
+            if (file.robot().isPresent()) {
+                ExperimentFile.Robot r = file.robot().get();
+                lb.recordTrajectory(r.model());
+                r.target().ifPresent(lb::trackModel);
+            }
+            if (recorder != null) {
+                lb.recordSpikes(recorder);
+            }
+            if (wallClock != null) {
+                lb.wallClock(wallClock);
+            }
+            return new ExperimentRunner(file, lb.build(), recorder);
+        } catch (RuntimeException e) {
+            for (int i = built.size() - 1; i >= 0; i--) {
+                try {
+                    built.get(i).close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** A closed-loop device of the brain: its name, file type and node. */
+    record DeviceDecl(String name, String type, int node) {
+    }
+
+    /** @return the brain's closed-loop devices, in node order */
+    static List<DeviceDecl> devices(BrainSpec spec, BrainSpec.Built brain) {
+        List<DeviceDecl> out = new ArrayList<>();
+        if (spec instanceof BrainSpec.Nest nest) {
+            for (BrainSpec.DeviceSpec d : nest.devices()) {
+                add(out, d.name(), d.type(), brain.node(d.name()));
+            }
+        } else {
+            BrainSpec.Builtin b = (BrainSpec.Builtin) spec;
+            Map<String, Population> nodes = brain.nodes();
+            if ("braitenberg".equals(b.name())) {
+                add(out, "lpg", "poisson", nodes.get("lpg"));
+                add(out, "rpg", "poisson", nodes.get("rpg"));
+                add(out, "gpg", "poisson", nodes.get("gpg"));
+                add(out, "actors", "leaky_integrator_alpha", nodes.get("actors"));
+                add(out, "spikes", "spike_recorder", nodes.get("spikes"));
+            } else {
+                add(out, "noise", "poisson", nodes.get("noise"));
+                if (nodes.containsKey("spikes")) {
+                    add(out, "spikes", "spike_recorder", nodes.get("spikes"));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void add(List<DeviceDecl> out, String name, String type, Population nodes) {
+        if (nodes.size() == 1) {
+            out.add(new DeviceDecl(name, type, nodes.id(0)));
+        } else {
+            for (int i = 0; i < nodes.size(); i++) {
+                out.add(new DeviceDecl(name + "[" + i + "]", type, nodes.id(i)));
+            }
+        }
+    }
+
+    /** @return the experiment */
+    public ExperimentFile file() {
+        return file;
+    }
+
+    /** @return the closed loop */
+    public ClosedLoop loop() {
+        return loop;
+    }
+
+    /**
+     * Runs the loop to the experiment's timeout (or until progress says stop).
+     *
+     * @param progress told after each loop step
+     * @return the run's summary
+     * @throws ClosedLoopException if an engine or a transfer function failed
+     */
+    public Result run(ProgressHandler progress) {
+        timings = loop.run(progress);
+        return result();
+    }
+
+    /** @return the summary of the run so far (after {@link #run}) */
+    public Result result() {
+        if (timings == null) {
+            throw new IllegalStateException("run the experiment first");
+        }
+        ExperimentFile.Robot robot = file.robot().orElse(null);
+        String target = robot == null ? null : robot.target().orElse(null);
+        double distance = target == null ? Double.NaN : loop.planarDistance(robot.model(), target);
+        Trajectory t = loop.trajectory();
+        return new Result(file.name(), loop.mode(), loop.timeNs() / 1e9, timings.steps(), timings.meanWallNs() / 1e6,
+                timings.meanEngineNs(BRAIN) / 1e6, timings.meanEngineNs(WORLD) / 1e6, timings.meanTfNs() / 1e6,
+                timings.meanMaxEngineNs() / 1e6, target, distance, t == null ? "" : t.sha256());
+    }
+
+    /**
+     * Writes the robot's trajectory (CSV {@code time_s,x,y,z,yaw}) and the spike trains (CSV
+     * {@code time_ms,recorder,node}) to the files the experiment names in {@code dir}. Each file is
+     * written to a temporary file beside it and moved into place, so a failure leaves no
+     * half-written file.
+     *
+     * @param dir the output folder (created if missing)
+     * @return the files written
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    public List<Path> writeOutputs(Path dir) {
+        List<Path> written = new ArrayList<>();
+        try {
+            Files.createDirectories(dir);
+            Trajectory t = loop.trajectory();
+            if (t != null) {
+                Path f = file.outputs().trajectoryIn(dir);
+                writeAtomically(f, w -> {
+                    w.write("time_s,x,y,z,yaw\n");
+                    for (int i = 0; i < t.size(); i++) {
+                        w.write(t.timeNs(i) / 1e9 + "," + t.x(i) + "," + t.y(i) + "," + t.z(i) + "," + t.yaw(i) + "\n");
+                    }
+                });
+                written.add(f);
+            }
+            SpikeTrains s = loop.spikeTrains();
+            if (s != null) {
+                Path f = file.outputs().spikesIn(dir);
+                writeAtomically(f, w -> {
+                    w.write("time_ms,recorder,node\n");
+                    for (int i = 0; i < s.size(); i++) {
+                        w.write(s.timeNs(i) / 1e6 + "," + spikeRecorder + "," + s.sender(i) + "\n");
+                    }
+                });
+                written.add(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the experiment's outputs to " + dir + ": " + e.getMessage(), e);
+        }
+        return written;
+    }
+
+    private interface Body {
+        void write(BufferedWriter w) throws IOException;
+    }
+
+    private static void writeAtomically(Path f, Body body) throws IOException {
+        Files.createDirectories(f.toAbsolutePath().getParent());
+        Path tmp = Files.createTempFile(f.toAbsolutePath().getParent(), "." + f.getFileName(), ".tmp");
+        try {
+            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                body.write(w);
+            }
+            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+    }
+
+    /**
+     * A run's summary.
+     *
+     * @param experiment       the experiment's name
+     * @param mode             the synchronization mode
+     * @param simTimeS         simulated time reached, s
+     * @param steps            loop steps run
+     * @param wallMsPerStep    mean wall time per loop step, ms
+     * @param brainMsPerStep   mean brain engine time per loop step, ms
+     * @param physicsMsPerStep mean world engine time per loop step, ms
+     * @param tfMsPerStep      mean transfer function time per loop step, ms
+     * @param maxEngineMsPerStep mean over steps of the slower engine's time, ms (the parallel mode's floor)
+     * @param target           the model the distance is measured to, or null
+     * @param finalDistanceM   the robot's final horizontal distance to the target, m (NaN without one)
+     * @param trajectorySha256 the SHA-256 of the robot's recorded poses (empty without a robot)
+     */
+    public record Result(String experiment, SyncMode mode, double simTimeS, long steps, double wallMsPerStep,
+                         double brainMsPerStep, double physicsMsPerStep, double tfMsPerStep, double maxEngineMsPerStep,
+                         String target, double finalDistanceM, String trajectorySha256) {
+        /**
+         * @return the one-line JSON object of {@code tandem cle --json}; the distance field is named
+         *         after the target with a trailing {@code _screen} dropped
+         *         ({@code final_distance_to_red_m} for {@code red_screen})
+         */
+        public String toJson() {
+            StringBuilder b = new StringBuilder(256);
+            b.append("{\"experiment\":").append(quote(experiment))
+                    .append(",\"mode\":").append(quote(mode.name().toLowerCase(Locale.ROOT)))
+                    .append(",\"sim_time_s\":").append(num(simTimeS))
+                    .append(",\"steps\":").append(steps)
+                    .append(",\"wall_ms_per_step\":").append(num(wallMsPerStep))
+                    .append(",\"brain_ms_per_step\":").append(num(brainMsPerStep))
+                    .append(",\"physics_ms_per_step\":").append(num(physicsMsPerStep))
+                    .append(",\"tf_ms_per_step\":").append(num(tfMsPerStep))
+                    .append(",\"wall_over_max_engine\":").append(num(wallMsPerStep / maxEngineMsPerStep));
+            if (target != null) {
+                b.append(",\"final_distance_to_").append(distanceLabel(target)).append("_m\":").append(num(finalDistanceM));
+            }
+            b.append(",\"trajectory_sha256\":").append(quote(trajectorySha256)).append('}');
+            return b.toString();
+        }
+
+        static String distanceLabel(String target) {
+            return target.endsWith("_screen") ? target.substring(0, target.length() - "_screen".length()) : target;
+        }
+
+        private static String num(double v) {
+            return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
+        }
+
+        private static String quote(String s) {
+            StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\\') {
+                    b.append('\\').append(c);
+                } else if (c < 0x20) {
+                    b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                } else {
+                    b.append(c);
+                }
+            }
+            return b.append('"').toString();
+        }
+    }
+}

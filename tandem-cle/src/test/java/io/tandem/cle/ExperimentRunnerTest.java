@@ -1,0 +1,117 @@
+package io.tandem.cle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The experiment file run end to end, against the same experiment assembled in code. */
+class ExperimentRunnerTest {
+    private static final long SECOND = 1_000_000_000L;
+    private static final long STEPS_5_S = 250;
+
+    @TempDir
+    Path dir;
+
+    static Path example() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.isRegularFile(p.resolve("examples/experiments/husky-braitenberg.json"))) {
+            p = p.getParent();
+        }
+        assertThat(p).as("examples/experiments above the working directory").isNotNull();
+        return p.resolve("examples/experiments/husky-braitenberg.json");
+    }
+
+    /** Runs the first steps of an experiment file. */
+    static ExperimentRunner.Result runFile(ExperimentFile f, long steps) {
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, ExperimentRunnerTest.class.getClassLoader())) {
+            return r.run((k, t) -> k + 1 < steps);
+        }
+    }
+
+    @Test
+    void run_huskyFile_sameTrajectoryAsTheExperimentAssembledInCode_bothModes() {
+        ExperimentFile f = ExperimentFile.load(example());
+        String coded;
+        try (ClosedLoop loop = HuskyBraitenberg.builder().seed(1).build()) {
+            loop.run(5 * SECOND, ProgressHandler.NONE);
+            coded = loop.trajectory().sha256();
+        }
+        ExperimentRunner.Result parallel = runFile(f.withMode(SyncMode.PARALLEL), STEPS_5_S);
+        ExperimentRunner.Result serial = runFile(f.withMode(SyncMode.SERIAL), STEPS_5_S);
+        assertThat(parallel.steps()).isEqualTo(STEPS_5_S);
+        assertThat(parallel.simTimeS()).isEqualTo(5.0);
+        // the file's NEST-style brain, devices, TFs by class name and drive are the coded experiment
+        assertThat(parallel.trajectorySha256()).isEqualTo(coded);
+        assertThat(serial.trajectorySha256()).isEqualTo(coded);
+        assertThat(serial.mode()).isEqualTo(SyncMode.SERIAL);
+    }
+
+    @Test
+    void run_huskyFileBlueScreen_keepsTurningFarFromTheScreen() {
+        ExperimentFile red = ExperimentFile.load(example());
+        ExperimentFile blue = ExperimentFile.load(example(), ExperimentOverrides.parse(List.of("screen_color=blue")));
+        ExperimentRunner.Result r = runFile(red, 400);
+        ExperimentRunner.Result b = runFile(blue, 400);
+        assertThat(r.finalDistanceM()).as("red: reached within 1 m after 8 s").isLessThan(1.0);
+        assertThat(b.finalDistanceM()).as("blue: still near the start, 4 m away").isGreaterThan(3.5);
+        assertThat(b.trajectorySha256()).isNotEqualTo(r.trajectorySha256());
+    }
+
+    @Test
+    void toJson_huskyResult_oneObjectWithTheIssuesFields() {
+        ExperimentRunner.Result r = runFile(ExperimentFile.load(example()), 10);
+        String json = r.toJson();
+        assertThat(json).startsWith("{\"experiment\":\"Husky Braitenberg experiment\",\"mode\":\"parallel\",")
+                .contains("\"sim_time_s\":0.200000,\"steps\":10,", "\"wall_ms_per_step\":", "\"brain_ms_per_step\":",
+                        "\"physics_ms_per_step\":", "\"final_distance_to_red_m\":",
+                        "\"trajectory_sha256\":\"" + r.trajectorySha256() + "\"")
+                .endsWith("}").doesNotContain("\n");
+        assertThat(r.trajectorySha256()).hasSize(64);
+    }
+
+    @Test
+    void writeOutputs_afterARun_trajectoryAndSpikesCsv() throws IOException {
+        ExperimentFile f = ExperimentFile.load(example());
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader())) {
+            r.run((k, t) -> k + 1 < 50);
+            List<Path> written = r.writeOutputs(dir.resolve("out"));
+            assertThat(written).containsExactly(dir.resolve("out/trajectory.csv"), dir.resolve("out/spikes.csv"));
+            List<String> t = Files.readAllLines(dir.resolve("out/trajectory.csv"), StandardCharsets.UTF_8);
+            assertThat(t.get(0)).isEqualTo("time_s,x,y,z,yaw");
+            assertThat(t).hasSize(1 + r.loop().trajectory().size());
+            List<String> s = Files.readAllLines(dir.resolve("out/spikes.csv"), StandardCharsets.UTF_8);
+            assertThat(s.get(0)).isEqualTo("time_ms,recorder,node");
+            // the go-on neuron (5) fires on its own every 57 ms
+            assertThat(s).anyMatch(l -> l.endsWith(",spikes,5"));
+            try (var files = Files.list(dir.resolve("out"))) {
+                assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("trajectory.csv", "spikes.csv");
+            }
+        }
+    }
+
+    @Test
+    void build_unknownTransferFunctionClass_failsNamingTheFileLineAndClass() throws IOException {
+        String text = Files.readString(example(), StandardCharsets.UTF_8).replace("io.tandem.cle.LinearTwist",
+                "io.tandem.cle.LinearTwirl").replace("husky_braitenberg/world.sdf",
+                example().getParent().resolve("husky_braitenberg/world.sdf").toString().replace("\\", "/"));
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        ExperimentFile f = ExperimentFile.load(file);
+        assertThatThrownBy(() -> ExperimentRunner.build(f, null, getClass().getClassLoader()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad.json:")
+                .hasMessageContaining("io.tandem.cle.LinearTwirl");
+    }
+
+    @Test
+    void distanceLabel_screenTargets_shortName() {
+        assertThat(ExperimentRunner.Result.distanceLabel("red_screen")).isEqualTo("red");
+        assertThat(ExperimentRunner.Result.distanceLabel("dock")).isEqualTo("dock");
+    }
+}
