@@ -6,6 +6,7 @@ module io.tandem.cli {
     requires io.tandem.cosim;
     requires io.tandem.net;
     requires io.tandem.world;
+    requires io.tandem.cle;
     requires info.picocli;
 
     exports io.tandem.cli;
@@ -16,6 +17,7 @@ module io.tandem.cli {
     opens io.tandem.cli.demo to info.picocli;
     opens io.tandem.cli.tools to info.picocli;
     opens io.tandem.cli.sim to info.picocli;
+    opens io.tandem.cli.cle to info.picocli;
     opens io.tandem.cli.internal to info.picocli;
 
     uses io.tandem.cli.spi.CommandProvider;

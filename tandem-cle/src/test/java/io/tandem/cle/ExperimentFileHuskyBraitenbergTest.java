@@ -39,8 +39,8 @@ class ExperimentFileHuskyBraitenbergTest {
             assertThat(c.rgb()).containsExactly(1.0, 0.0, 0.0);
         });
         assertThat(e.engines()).isEqualTo(new ExperimentFile.Engines(2 * MS, 20 * MS, 20 * MS, SyncMode.PARALLEL));
-        assertThat(e.timeoutNs()).isEqualTo(60_000 * MS);
-        assertThat(e.loopSteps()).isEqualTo(3000);
+        assertThat(e.timeoutNs()).isEqualTo(15_000 * MS);
+        assertThat(e.loopSteps()).isEqualTo(750);
         assertThat(e.transferFunctions()).extracting(ExperimentFile.TransferFunctionEntry::className)
                 .containsExactly("io.tandem.cle.EyeSensorTransmit", "io.tandem.cle.LinearTwist");
         ExperimentFile.TransferFunctionEntry eye = e.transferFunctions().get(0);

@@ -1,5 +1,6 @@
 package io.tandem.cli;
 
+import io.tandem.cli.cle.CleCommand;
 import io.tandem.cli.demo.DemoCommand;
 import io.tandem.cli.sim.SimCommand;
 import io.tandem.cli.spi.CommandProvider;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Spec;
         versionProvider = TandemVersion.class,
         description = "Distributed, time-synchronized simulation of robots, bodies and brains.",
         subcommands = {DemoCommand.class, SimCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class,
-            WorldControlCommand.class},
+            WorldControlCommand.class, CleCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class TandemCli implements Callable<Integer> {
 
