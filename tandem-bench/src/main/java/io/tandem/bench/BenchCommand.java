@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Measures Tandem's performance.",
         subcommands = {TimeSyncCommand.class, PubSubCommand.class, PileCommand.class, ChainCommand.class, SolversCommand.class,
-            ScalingCommand.class, JmhCommand.class, WorldCommand.class, BrainCommand.class},
+            ScalingCommand.class, JmhCommand.class, WorldCommand.class, CleBenchCommand.class, BrainCommand.class},
         commandListHeading = "%nBenchmarks:%n")
 final class BenchCommand implements Callable<Integer> {
 

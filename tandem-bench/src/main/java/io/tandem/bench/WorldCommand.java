@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -137,9 +136,9 @@ final class WorldCommand implements Callable<Integer> {
                             alone.get(r).rtf(), dist.get(r).rtf());
                 }
             }
-            double a = median(alone.stream().mapToDouble(Run::rtf).toArray());
-            double d = median(dist.stream().mapToDouble(Run::rtf).toArray());
-            double overhead = median(dist.stream().mapToDouble(Run::overheadUs).toArray());
+            double a = TimeSyncSummary.median(alone.stream().mapToDouble(Run::rtf).toArray());
+            double d = TimeSyncSummary.median(dist.stream().mapToDouble(Run::rtf).toArray());
+            double overhead = TimeSyncSummary.median(dist.stream().mapToDouble(Run::overheadUs).toArray());
             long handovers = dist.get(0).handovers();
             if (json) {
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"standalone\",\"iterations\":%d,\"runs\":%d,"
@@ -188,11 +187,6 @@ final class WorldCommand implements Callable<Integer> {
         }
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-    }
 
     /**
      * Two performers (balls) 200 m apart, each in its own level with a field of boxes falling onto
