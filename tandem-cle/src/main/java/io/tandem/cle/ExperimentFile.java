@@ -101,7 +101,8 @@ public record ExperimentFile(Path source, String name, String description, Map<S
     /** @return this experiment with another synchronization mode (the CLI's {@code --mode}) */
     public ExperimentFile withMode(SyncMode mode) {
         return new ExperimentFile(source, name, description, parameters, world, brain,
-                new Engines(engines.physicsTimestepNs(), engines.brainTimestepNs(), engines.loopStepNs(), mode),
+                new Engines(engines.physicsTimestepNs(), engines.brainTimestepNs(), engines.loopStepNs(), mode,
+                        engines.physicsSyncStepNs(), engines.brainSyncStepNs()),
                 timeoutNs, transferFunctions, robot, outputs);
     }
 
@@ -161,13 +162,27 @@ public record ExperimentFile(Path source, String name, String description, Map<S
      * @param brainTimestepNs   how far the brain runs per call (default: the loop step)
      * @param loopStepNs        the closed loop's step (default 20 ms, the NRP CLE's)
      * @param mode              parallel (default) or serial
+     * @param physicsSyncStepNs how often the physics engine syncs with the loop (NRP-core's
+     *                          EngineTimestep; default: every loop step)
+     * @param brainSyncStepNs   how often the brain engine syncs (default: every loop step)
      */
-    public record Engines(long physicsTimestepNs, long brainTimestepNs, long loopStepNs, SyncMode mode) {
+    public record Engines(long physicsTimestepNs, long brainTimestepNs, long loopStepNs, SyncMode mode,
+                          long physicsSyncStepNs, long brainSyncStepNs) {
         /** The NRP CLE's loop step, 20 ms. */
         public static final long DEFAULT_LOOP_STEP_NS = 20_000_000L;
 
+        /** Engines that both sync every loop step. */
+        public Engines(long physicsTimestepNs, long brainTimestepNs, long loopStepNs, SyncMode mode) {
+            this(physicsTimestepNs, brainTimestepNs, loopStepNs, mode, loopStepNs, loopStepNs);
+        }
+
         /** Validates. */
         public Engines {
+            if (physicsSyncStepNs <= 0 || brainSyncStepNs <= 0 || loopStepNs <= 0
+                    || physicsSyncStepNs % loopStepNs != 0 || brainSyncStepNs % loopStepNs != 0) {
+                throw new IllegalArgumentException("sync steps must be positive multiples of the loop step " + loopStepNs
+                        + " ns, got physics " + physicsSyncStepNs + ", brain " + brainSyncStepNs);
+            }
             if (physicsTimestepNs <= 0 || brainTimestepNs <= 0 || loopStepNs <= 0) {
                 throw new IllegalArgumentException("timesteps must be > 0 ns, got physics " + physicsTimestepNs
                         + ", brain " + brainTimestepNs + ", loop " + loopStepNs);

@@ -518,7 +518,28 @@ final class ExperimentFileReader {
             problem(l, c, "the brain's timestep " + ms(brainStep) + " is not a whole multiple of its resolution "
                     + ms(brain.resolutionNs()) + ": use " + multiples(brainStep, brain.resolutionNs()));
         }
-        return problems.size() != before ? null : new ExperimentFile.Engines(phys, brainStep, loop, mode);
+        long physSync = syncStep(e.get("physics"), loop, "physics");
+        long brainSync = syncStep(e.get("brain"), loop, "brain");
+        return problems.size() != before || physSync <= 0 || brainSync <= 0 ? null
+                : new ExperimentFile.Engines(phys, brainStep, loop, mode, physSync, brainSync);
+    }
+
+    /** @return an engine's sync step (default the loop step), or -1 after reporting a problem */
+    private long syncStep(JsonValue engine, long loop, String which) {
+        Member m = engine == null ? null : ((JsonObject) engine).member("sync_step_ms");
+        if (m == null) {
+            return loop;
+        }
+        long ns = nanos(m, "sync_step_ms");
+        if (ns <= 0) {
+            return -1;
+        }
+        if (ns % loop != 0) {
+            problem(m.line(), m.column(), "the " + which + " sync_step_ms " + ms(ns) + " is not a whole multiple of the loop"
+                    + " step " + ms(loop) + ": use " + multiples(ns, loop));
+            return -1;
+        }
+        return ns;
     }
 
     static String ms(long ns) {

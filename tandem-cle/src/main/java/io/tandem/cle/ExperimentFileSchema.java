@@ -283,10 +283,16 @@ final class ExperimentFileSchema {
                     + " overrides it.", "parallel", "serial"), "parallel"),
             opt("physics", obj("The physics engine.",
                     opt("timestep_ms", positive("The physics step (ms); default the world's max_step_size. The loop"
-                            + " step must be a whole multiple of it."), null)), null),
+                            + " step must be a whole multiple of it."), null),
+                    opt("sync_step_ms", positive(SYNC_STEP_TEXT), null)), null),
             opt("brain", obj("The brain engine.",
                     opt("timestep_ms", positive("How far the brain runs per call (ms), a multiple of its resolution;"
-                            + " default the loop step. The loop step must be a whole multiple of it."), null)), null));
+                            + " default the loop step. The loop step must be a whole multiple of it."), null),
+                    opt("sync_step_ms", positive(SYNC_STEP_TEXT), null)), null));
+
+    static final String SYNC_STEP_TEXT = "How often the engine exchanges data with the loop (ms; NRP-core's"
+            + " EngineTimestep): a whole multiple of the loop step, default the loop step. Between syncs it runs on; its"
+            + " transfer functions run only at its syncs.";
 
     static final Obj TRANSFER_FUNCTION = obj("A transfer function: a class the engine loads, with its parameters.",
             req("class", str("The fully qualified class name, e.g. io.tandem.cle.EyeSensorTransmit.")),

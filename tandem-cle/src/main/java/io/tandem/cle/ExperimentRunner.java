@@ -91,8 +91,8 @@ public final class ExperimentRunner implements AutoCloseable {
             WorldEngine worldEngine = wb.build();
             built.add(worldEngine);
             ClosedLoop.Builder lb = ClosedLoop.builder()
-                    .engine(brainEngine)
-                    .engine(worldEngine)
+                    .engine(brainEngine, file.engines().brainSyncStepNs())
+                    .engine(worldEngine, file.engines().physicsSyncStepNs())
                     .loopStepNs(file.engines().loopStepNs())
                     .mode(file.engines().mode())
                     .timeoutNs(file.timeoutNs());

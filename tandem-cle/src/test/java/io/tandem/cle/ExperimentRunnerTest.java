@@ -114,4 +114,28 @@ class ExperimentRunnerTest {
         assertThat(ExperimentRunner.Result.distanceLabel("red_screen")).isEqualTo("red");
         assertThat(ExperimentRunner.Result.distanceLabel("dock")).isEqualTo("dock");
     }
+
+    @Test
+    void build_brainSyncStep_theLoopSyncsTheBrainEveryOtherStepAndTheRobotStillFindsRed() throws IOException {
+        Path file = dir.resolve("fti.json");
+        String text = Files.readString(example(), StandardCharsets.UTF_8)
+                .replace("\"brain\": {\"timestep_ms\": 20}", "\"brain\": {\"timestep_ms\": 20, \"sync_step_ms\": 40}")
+                .replace("husky_braitenberg/world.sdf",
+                        example().getParent().resolve("husky_braitenberg/world.sdf").toString().replace("\\", "/"));
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        ExperimentFile f = ExperimentFile.load(file);
+        assertThat(f.engines().brainSyncStepNs()).isEqualTo(40_000_000L);
+        assertThat(f.engines().physicsSyncStepNs()).isEqualTo(20_000_000L);
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader())) {
+            assertThat(r.loop().syncStepNs(ExperimentRunner.BRAIN)).isEqualTo(40_000_000L);
+            assertThat(r.loop().syncStepNs(ExperimentRunner.WORLD)).isEqualTo(20_000_000L);
+            ExperimentRunner.Result res = r.run((k, t) -> k + 1 < 400);
+            assertThat(res.finalDistanceM()).isLessThan(1.5);
+            assertThat(res.trajectorySha256()).isNotEqualTo(runFile(ExperimentFile.load(example()), 400).trajectorySha256());
+        }
+        Files.writeString(file, text.replace("\"sync_step_ms\": 40", "\"sync_step_ms\": 30"), StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> ExperimentFile.load(file)).isInstanceOf(ExperimentFileException.class)
+                .hasMessageContaining("fti.json:").hasMessageContaining("sync_step_ms 30 ms is not a whole multiple of the"
+                        + " loop step 20 ms: use 20 ms or 40 ms");
+    }
 }
