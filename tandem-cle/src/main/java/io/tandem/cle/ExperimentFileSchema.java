@@ -275,6 +275,10 @@ final class ExperimentFileSchema {
             List.of(BUILTIN_BRAIN, NEST_BRAIN),
             "{\"builtin\": \"braitenberg\"} or {\"populations\": [...], ...}");
 
+    static final String SYNC_STEP_TEXT = "How often the engine exchanges data with the loop (ms; NRP-core's"
+            + " EngineTimestep): a whole multiple of the loop step, default the loop step. Between syncs it runs on; its"
+            + " transfer functions run only at its syncs.";
+
     static final Obj ENGINES = obj("The engines and the loop (defaults as the NRP CLE's).",
             opt("loop_step_ms", positive("The closed loop's step (ms): transfer functions run once per loop step;"
                     + " the NRP CLE's 20 ms."), 20.0),
@@ -289,10 +293,6 @@ final class ExperimentFileSchema {
                     opt("timestep_ms", positive("How far the brain runs per call (ms), a multiple of its resolution;"
                             + " default the loop step. The loop step must be a whole multiple of it."), null),
                     opt("sync_step_ms", positive(SYNC_STEP_TEXT), null)), null));
-
-    static final String SYNC_STEP_TEXT = "How often the engine exchanges data with the loop (ms; NRP-core's"
-            + " EngineTimestep): a whole multiple of the loop step, default the loop step. Between syncs it runs on; its"
-            + " transfer functions run only at its syncs.";
 
     static final Obj TRANSFER_FUNCTION = obj("A transfer function: a class the engine loads, with its parameters.",
             req("class", str("The fully qualified class name, e.g. io.tandem.cle.EyeSensorTransmit.")),
