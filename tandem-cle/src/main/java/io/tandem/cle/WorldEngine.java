@@ -1,7 +1,6 @@
 package io.tandem.cle;
 
 import io.tandem.physics.SolverSettings;
-import io.tandem.world.Pose;
 import io.tandem.world.RayCastCamera;
 import io.tandem.world.SkidSteerDrive;
 import io.tandem.world.World;
@@ -21,8 +20,9 @@ import java.util.Map;
  * {@link Builder#skidSteer}. Commands are applied at the sync, so they act from the next physics
  * step on.
  *
- * <p>Threads as {@link Engine}. Per step, {@link #advance} and the cameras allocate nothing; a
- * model pose reading allocates a few small {@link Pose} records (the world runner's API).
+ * <p>Threads as {@link Engine}. Per step, {@link #advance}, the cameras, the joint states and the
+ * model poses allocate nothing (poses through the runner's handle reader,
+ * {@link WorldRunner#modelPose(int, double[])}).
  */
 public final class WorldEngine implements Engine {
     private final String name;
@@ -44,6 +44,10 @@ public final class WorldEngine implements Engine {
     private final List<SkidSteerDrive> drives = new ArrayList<>();
     private int[] stateHandles = new int[0];
     private int[] commandHandles = new int[0];
+    /** per ModelPose device (poses order): its model's handle, valid for every runner of the world */
+    private int[] poseHandles = new int[0];
+    /** the pose reader's scratch: x y z qw qx qy qz */
+    private final double[] pose = new double[WorldRunner.POSE_VALUES];
     // arrays for the per-step loops (rebuilt when devices are added, at build time)
     private CameraImage[] cameraArray = new CameraImage[0];
     private RayCastCamera[] rendererArray = new RayCastCamera[0];
@@ -166,8 +170,10 @@ public final class WorldEngine implements Engine {
                 }
                 throw new IllegalArgumentException("world '" + world.name() + "' has no model '" + deviceName + "'; it has " + models);
             }
+            int h = runner.modelHandle(deviceName);
             ModelPose p = new ModelPose(deviceName, name);
             poses.add(p);
+            poseHandles = append(poseHandles, h);
             return p;
         }
         if (type == TwistCommand.class) {
@@ -250,12 +256,12 @@ public final class WorldEngine implements Engine {
         for (int i = 0; i < stateArray.length; i++) {
             stateArray[i].publish(runner.jointPosition(stateHandles[i]), runner.jointVelocity(stateHandles[i]));
         }
-        for (ModelPose p : poseArray) {
-            Pose q = runner.modelPose(p.name());
-            if (q == null) {
-                p.publish(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        double[] q = pose;
+        for (int i = 0; i < poseArray.length; i++) {
+            if (runner.modelPose(poseHandles[i], q)) {
+                poseArray[i].publish(q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
             } else {
-                p.publish(q.x(), q.y(), q.z(), q.qw(), q.qx(), q.qy(), q.qz());
+                poseArray[i].publish(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
             }
         }
     }

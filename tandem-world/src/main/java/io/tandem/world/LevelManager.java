@@ -1,6 +1,7 @@
 package io.tandem.world;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,6 +36,13 @@ import org.slf4j.LoggerFactory;
  * cannot unload a level once no performer is evaluated at all; that happens only on a secondary of
  * a distributed run (below), so a standalone run is unchanged.
  *
+ * Allocation: an update that changes nothing (the steady state) allocates nothing: it returns a
+ * shared empty Changes, builds its lists only when something changes, keeps the performers' levels
+ * as flags per level (the names are built by performerLevels(), on request) and reads positions
+ * through a PositionReader into a reused array. The set of names the loading levels keep is built
+ * only when a level unloads. Loads, unloads and their logs are those of the lists-and-sets version
+ * exactly (same order, same iterations: LevelManagerTest, LevelRebuildEquivalenceTest).
+ *
  * Ownership (a secondary of a distributed run, DistributedSecondary): the manager evaluates only
  * the performers it owns and loads only their models; other performers' models never load here
  * and their levels are another secondary's. {@link #release} drops a performer (its model is
@@ -47,8 +55,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides which levels, and so which models, are loaded, from the performers' positions. Driven
- * by {@link #update}, once per iteration, by the world runner's thread (not thread-safe). Each
- * update allocates its small result; the manager logs every load and unload (INFO).
+ * by {@link #update}, once per iteration, by the world runner's thread (not thread-safe). An update
+ * that changes nothing allocates nothing and logs nothing (with {@link #update(long, PositionReader)});
+ * one that changes something allocates its small result, and the manager logs every load and
+ * unload (INFO).
  */
 public final class LevelManager {
     private static final Logger LOG = LoggerFactory.getLogger(LevelManager.class);
@@ -68,7 +78,15 @@ public final class LevelManager {
     private final List<String> pendingRemoved = new ArrayList<>();
     /** levels of adopted performers, active for the buffer rule of the next update */
     private final boolean[] adoptedLevels;
+    /** per level, scratch of one update: a performer loads or keeps it, one marks it to unload */
+    private final boolean[] load;
+    private final boolean[] unload;
+    /** a performer's position, scratch of one update */
+    private final double[] position = new double[3];
     private boolean defaultLoaded;
+
+    /** What an update that changes nothing returns (immutable lists). */
+    private static final Changes NONE = new Changes(List.of(), List.of(), List.of(), List.of(), List.of());
 
     /** A performer and the levels it is in or near (Gazebo's PerformerLevels). */
     private static final class PerformerState {
@@ -77,16 +95,32 @@ public final class LevelManager {
         final double sx;
         final double sy;
         final double sz;
-        final Set<String> levels = new LinkedHashSet<>();
+        /** per level (world order): whether the performer is in or near it, as of its last evaluation */
+        final boolean[] in;
         boolean owned = true;
 
-        PerformerState(String name, String model, double sx, double sy, double sz) {
+        PerformerState(String name, String model, double sx, double sy, double sz, int levelCount) {
             this.name = name;
             this.model = model;
             this.sx = sx;
             this.sy = sy;
             this.sz = sz;
+            this.in = new boolean[levelCount];
         }
+    }
+
+    /**
+     * A model's current position, written into an array (the allocation-free form of the
+     * position function of {@link #update(long, Function)}).
+     */
+    @FunctionalInterface
+    public interface PositionReader {
+        /**
+         * @param model a model's name
+         * @param out   receives its position in the world frame, m: x, y, z at 0, 1, 2
+         * @return false while the model is not loaded (out is then ignored)
+         */
+        boolean position(String model, double[] out);
     }
 
     /**
@@ -131,12 +165,14 @@ public final class LevelManager {
         this.levels = useLevels ? world.levels() : List.of();
         this.active = new boolean[levels.size()];
         this.adoptedLevels = new boolean[levels.size()];
+        this.load = new boolean[levels.size()];
+        this.unload = new boolean[levels.size()];
         Set<String> inLevels = new LinkedHashSet<>();
         for (World.Level l : levels) {
             inLevels.addAll(l.refs());
         }
         for (World.Performer p : world.performers()) {
-            PerformerState ps = new PerformerState(p.name(), p.ref(), p.sizeX(), p.sizeY(), p.sizeZ());
+            PerformerState ps = new PerformerState(p.name(), p.ref(), p.sizeX(), p.sizeY(), p.sizeZ(), levels.size());
             ps.owned = ownedPerformers == null || ownedPerformers.contains(p.name());
             performers.add(ps);
         }
@@ -156,8 +192,8 @@ public final class LevelManager {
     }
 
     private boolean isPerformerModel(String model) {
-        for (PerformerState p : performers) {
-            if (p.model.equals(model)) {
+        for (int i = 0; i < performers.size(); i++) {
+            if (performers.get(i).model.equals(model)) {
                 return true;
             }
         }
@@ -181,7 +217,8 @@ public final class LevelManager {
     }
 
     /**
-     * One level update.
+     * One level update, positions from a function (allocates the arrays it returns; see
+     * {@link #update(long, PositionReader)} for the allocation-free form).
      *
      * @param iteration the simulation iteration, for the log lines
      * @param position  a model's current position (world frame, m, 3 values), or null while it is
@@ -189,18 +226,41 @@ public final class LevelManager {
      * @return what changed
      */
     public Changes update(long iteration, Function<String, double[]> position) {
-        List<String> created = new ArrayList<>();
-        List<String> removed = new ArrayList<>();
-        List<String> newPerformers = new ArrayList<>();
+        return update(iteration, (model, out) -> {
+            double[] c = position.apply(model);
+            if (c == null) {
+                return false;
+            }
+            out[0] = c[0];
+            out[1] = c[1];
+            out[2] = c[2];
+            return true;
+        });
+    }
+
+    /**
+     * One level update. When nothing changes it allocates nothing and logs nothing and returns a
+     * shared empty {@link Changes} (its lists immutable); otherwise new lists.
+     *
+     * @param iteration the simulation iteration, for the log lines
+     * @param position  writes a model's current position (world frame, m), false while it is not loaded
+     * @return what changed
+     */
+    public Changes update(long iteration, PositionReader position) {
+        List<String> created = null;
+        List<String> removed = null;
+        List<String> newPerformers = null;
         // models of performers adopted or released since the last update
-        for (String m : pendingRemoved) {
+        for (int i = 0; i < pendingRemoved.size(); i++) {
+            String m = pendingRemoved.get(i);
             if (loaded.remove(m)) {
-                removed.add(m);
+                removed = add(removed, m);
             }
         }
-        for (String m : pendingCreated) {
+        for (int i = 0; i < pendingCreated.size(); i++) {
+            String m = pendingCreated.get(i);
             if (loaded.add(m)) {
-                created.add(m);
+                created = add(created, m);
             }
         }
         pendingRemoved.clear();
@@ -219,37 +279,38 @@ public final class LevelManager {
                 continue;
             }
             PerformerState p = new PerformerState(runtimePerformerName(model), model, RUNTIME_PERFORMER_SIZE,
-                    RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE);
+                    RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE, levels.size());
             performers.add(p);
-            newPerformers.add(p.name);
+            newPerformers = add(newPerformers, p.name);
         }
         // 1. the default level
         if (!defaultLoaded) {
             defaultLoaded = true;
             for (String m : defaultEntities) {
                 if (loaded.add(m)) {
-                    created.add(m);
+                    created = add(created, m);
                 }
             }
             LOG.info("Loaded level [default] at iteration {}", iteration);
         }
         // 2. performers against levels
-        boolean[] load = new boolean[levels.size()];
-        boolean[] unload = new boolean[levels.size()];
-        for (PerformerState p : performers) {
-            double[] c = p.owned ? position.apply(p.model) : null;
-            if (c == null) {
+        Arrays.fill(load, false);
+        Arrays.fill(unload, false);
+        double[] c = this.position;
+        for (int i = 0; i < performers.size(); i++) {
+            PerformerState p = performers.get(i);
+            if (!p.owned || !position.position(p.model, c)) {
                 continue;
             }
-            p.levels.clear();
+            Arrays.fill(p.in, false);
             for (int l = 0; l < levels.size(); l++) {
                 World.Level lv = levels.get(l);
                 if (touches(c, p, lv, 0)) {
-                    p.levels.add(lv.name());
+                    p.in[l] = true;
                     load[l] = true;
                 } else if (active[l] || adoptedLevels[l]) {
                     if (touches(c, p, lv, lv.buffer())) {
-                        p.levels.add(lv.name());
+                        p.in[l] = true;
                         load[l] = true;
                     } else {
                         unload[l] = true;
@@ -264,25 +325,23 @@ public final class LevelManager {
                 unload[l] = true;
             }
         }
-        // 3.-4. names kept by the levels being loaded
-        Set<String> marked = new LinkedHashSet<>();
-        for (int l = 0; l < levels.size(); l++) {
-            if (load[l]) {
-                marked.addAll(levels.get(l).refs());
-            }
-        }
-        List<String> loadedLevels = new ArrayList<>();
-        List<String> unloadedLevels = new ArrayList<>();
+        // 3.-4. names kept by the levels being loaded (needed only when a level unloads)
+        Set<String> marked = null;
+        List<String> loadedLevels = null;
+        List<String> unloadedLevels = null;
         for (int l = 0; l < levels.size(); l++) {
             if (unload[l] && !load[l]) {
+                if (marked == null) {
+                    marked = markedByLoading();
+                }
                 for (String ref : levels.get(l).refs()) {
                     if (!marked.contains(ref) && !defaultEntities.contains(ref) && !isPerformerModel(ref)
                             && world.model(ref).isPresent() && loaded.remove(ref)) {
-                        removed.add(ref);
+                        removed = add(removed, ref);
                     }
                 }
                 active[l] = false;
-                unloadedLevels.add(levels.get(l).name());
+                unloadedLevels = add(unloadedLevels, levels.get(l).name());
                 LOG.info("Unloaded level [{}] at iteration {}", levels.get(l).name(), iteration);
             }
         }
@@ -291,15 +350,41 @@ public final class LevelManager {
                 for (String ref : levels.get(l).refs()) {
                     // a model another secondary's performer holds is simulated there, not here
                     if (world.model(ref).isPresent() && !isUnownedPerformerModel(ref) && loaded.add(ref)) {
-                        created.add(ref);
+                        created = add(created, ref);
                     }
                 }
                 active[l] = true;
-                loadedLevels.add(levels.get(l).name());
+                loadedLevels = add(loadedLevels, levels.get(l).name());
                 LOG.info("Loaded level [{}] at iteration {}", levels.get(l).name(), iteration);
             }
         }
-        return new Changes(loadedLevels, unloadedLevels, created, removed, newPerformers);
+        if (loadedLevels == null && unloadedLevels == null && created == null && removed == null && newPerformers == null) {
+            return NONE;
+        }
+        return new Changes(orNew(loadedLevels), orNew(unloadedLevels), orNew(created), orNew(removed), orNew(newPerformers));
+    }
+
+    /** The names of the models the levels being loaded (this update's load flags) name. */
+    private Set<String> markedByLoading() {
+        Set<String> marked = new LinkedHashSet<>();
+        for (int l = 0; l < levels.size(); l++) {
+            if (load[l]) {
+                marked.addAll(levels.get(l).refs());
+            }
+        }
+        return marked;
+    }
+
+    /** @return list, or a new one when null, with s appended */
+    private static List<String> add(List<String> list, String s) {
+        List<String> l = list == null ? new ArrayList<>() : list;
+        l.add(s);
+        return l;
+    }
+
+    /** @return list, or a new empty (mutable, as every list of a non-empty Changes) one when null */
+    private static List<String> orNew(List<String> list) {
+        return list == null ? new ArrayList<>() : list;
     }
 
     /**
@@ -312,7 +397,7 @@ public final class LevelManager {
         for (PerformerState p : performers) {
             if (p.name.equals(performer) && p.owned) {
                 p.owned = false;
-                p.levels.clear();
+                Arrays.fill(p.in, false);
                 pendingRemoved.add(p.model);
                 pendingCreated.remove(p.model);
             }
@@ -369,7 +454,7 @@ public final class LevelManager {
             return;
         }
         PerformerState p = new PerformerState(runtimePerformerName(model), model, RUNTIME_PERFORMER_SIZE,
-                RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE);
+                RUNTIME_PERFORMER_SIZE, RUNTIME_PERFORMER_SIZE, levels.size());
         p.owned = owned;
         performers.add(p);
         boolean dynamic = world.model(model).map(m -> !m.isStatic()).orElse(false);
@@ -388,7 +473,8 @@ public final class LevelManager {
     }
 
     private boolean isUnownedPerformerModel(String model) {
-        for (PerformerState p : performers) {
+        for (int i = 0; i < performers.size(); i++) {
+            PerformerState p = performers.get(i);
             if (p.model.equals(model) && !p.owned) {
                 return true;
             }
@@ -465,7 +551,14 @@ public final class LevelManager {
     public Map<String, List<String>> performerLevels() {
         Map<String, List<String>> out = new LinkedHashMap<>();
         for (PerformerState p : performers) {
-            out.put(p.name, List.copyOf(p.levels));
+            List<String> in = new ArrayList<>();
+            for (int l = 0; l < levels.size(); l++) {
+                // in level order, each name once (as the set of names it was before)
+                if (p.in[l] && !in.contains(levels.get(l).name())) {
+                    in.add(levels.get(l).name());
+                }
+            }
+            out.put(p.name, List.copyOf(in));
         }
         return out;
     }

@@ -24,20 +24,32 @@ import java.util.Map;
  * depends only on those ids and on the state; so a rebuild is invisible to the bodies that stay:
  * a performer whose bodies share no contact or joint with the models that come and go follows
  * bitwise the trajectory it follows when those level changes never happen (WorldRunnerTest).
+ *
+ * Allocation. A step without level changes allocates nothing (WorldAllocationTest): the level
+ * manager's empty update returns a shared result and reads the performers' positions through a
+ * PositionReader kept in a field; positions and the allocation-free pose readers come from
+ * PoseMath on per-model tables (the first link's compiled body, the inverses of its bodyInLink and
+ * of the model's firstLinkInModel), rebuilt with the physics model; the listeners are called by
+ * index. PoseMath does the Pose records' arithmetic in their order, so the pose readers give
+ * bitwise the values of modelPose(String), the one formula also of the distributed primary's scene.
  */
 
 /**
  * Runs a {@link World}: levels, physics, state publication, one iteration per {@link #step()}.
- * One thread drives it (not thread-safe). A step without level changes allocates only what the
- * listeners do; a level change rebuilds the physics model (allocates). Close it to release the
+ * One thread drives it (not thread-safe). A step without level changes allocates nothing but what
+ * the listeners do; a level change rebuilds the physics model (allocates). Close it to release the
  * physics engine.
  *
  * <p>Robot side (for a closed loop with a brain): joint velocity commands and joint readings by
  * scoped name or, allocation-free, by handle ({@link #jointHandle}, {@link #setJointVelocity},
- * {@link #jointPosition}, {@link #jointVelocity}), model poses ({@link #modelPose}), camera
- * sensors ({@link #camera}) and runtime visual colours ({@link #setVisualColor}).
+ * {@link #jointPosition}, {@link #jointVelocity}), model poses (allocation-free by handle or name
+ * into an array: {@link #modelHandle}, {@link #modelPose(int, double[])}; or as a new
+ * {@link Pose}: {@link #modelPose(String)}), camera sensors ({@link #camera}) and runtime visual
+ * colours ({@link #setVisualColor}).
  */
 public final class WorldRunner implements WorldView, AutoCloseable {
+    /** values a model pose reader writes: x y z (m), then the unit quaternion qw qx qy qz */
+    public static final int POSE_VALUES = PoseMath.VALUES;
 
     private final World world;
     private final SolverSettings solver;
@@ -49,6 +61,18 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private final Map<String, Pose> teleports = new HashMap<>();
     /** handed-over states, applied when their models are next created (a secondary) */
     private final Map<String, DistributedMessages.ModelState> imports = new HashMap<>();
+    /** per model name: its index in the world (its pose handle) */
+    private final Map<String, Integer> modelIndex = new HashMap<>();
+    /** per model index: the inverse of its first link's pose in the model frame (null without links) */
+    private final Pose[] firstLinkInModelInverse;
+    /** per model index: the compiled body of its first link, -1 while not simulated (set by rebuild) */
+    private int[] firstBody;
+    /** per model index: the inverse of that body's frame in its link (set by rebuild) */
+    private Pose[] bodyInLinkInverse;
+    /** scratch of the position reader (the level manager's per-step reads) */
+    private final double[] poseScratch = new double[PoseMath.VALUES];
+    /** the level manager's position reader, made once (a method reference per step would allocate) */
+    private final LevelManager.PositionReader positionReader = this::currentPosition;
     private PhysicsCompiler.Compiled compiled;
     private Map<String, Integer> bodyOf = new HashMap<>();
     private PhysicsEngine engine;
@@ -80,10 +104,18 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         this.world = world;
         this.solver = solver;
         this.levels = levels;
-        for (World.Model m : world.models()) {
+        int count = world.models().size();
+        firstLinkInModelInverse = new Pose[count];
+        firstBody = new int[count];
+        bodyInLinkInverse = new Pose[count];
+        for (int mi = 0; mi < count; mi++) {
+            World.Model m = world.models().get(mi);
             models.put(m.name(), m);
+            modelIndex.put(m.name(), mi);
             if (!m.links().isEmpty()) {
-                firstLinkInModel.put(m.name(), m.pose().inverse().compose(m.links().get(0).pose()));
+                Pose f = m.pose().inverse().compose(m.links().get(0).pose());
+                firstLinkInModel.put(m.name(), f);
+                firstLinkInModelInverse[mi] = f.inverse();
             }
         }
         initialChanges = levels.update(0, name -> models.containsKey(name) ? position(models.get(name).pose()) : null);
@@ -157,7 +189,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         }
         applyTeleports();
         long it = iteration + 1;
-        LevelManager.Changes changes = levels.update(it, this::currentPosition);
+        LevelManager.Changes changes = levels.update(it, positionReader);
         if (!changes.createdModels().isEmpty() || !changes.removedModels().isEmpty()) {
             rebuild(changes);
             applyTeleports();
@@ -165,27 +197,98 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         engine.step(state);
         iteration = it;
         simTimeNs += world.stepSizeNs();
-        for (WorldView.Listener l : listeners) {
-            l.stepped(this, it, changes);
+        for (int i = 0; i < listeners.size(); i++) {
+            listeners.get(i).stepped(this, it, changes);
         }
     }
 
-    private double[] currentPosition(String model) {
-        Pose p = modelPose(model);
+    /** The level manager's position reader: a model's position now, allocation-free while it is simulated. */
+    private boolean currentPosition(String model, double[] out) {
+        Integer mi = modelIndex.get(model);
+        if (mi != null && modelPose(mi, poseScratch)) {
+            out[0] = poseScratch[0];
+            out[1] = poseScratch[1];
+            out[2] = poseScratch[2];
+            return true;
+        }
         DistributedMessages.ModelState in = imports.get(model);
-        if (p == null && in != null && in.links().length > 0) {
+        if (in != null && in.links().length > 0) {
             // a performer handed over to this runner: where its state says it is (the same
-            // arithmetic as modelPose after the rebuild that creates it)
+            // arithmetic as modelPose after the rebuild that creates it; a handover allocates)
             World.Model m = models.get(model);
             Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : PhysicsCompiler.principalFrame(m.links().get(0).inertial());
-            p = modelPoseOf(in.links(), 0, in.links(), 3, bodyInLink, firstLinkInModel.get(model));
+            Pose p = modelPoseOf(in.links(), 0, in.links(), 3, bodyInLink, firstLinkInModel.get(model));
+            out[0] = p.x();
+            out[1] = p.y();
+            out[2] = p.z();
+            return true;
         }
-        return p == null ? null : position(p);
+        return false;
+    }
+
+    /**
+     * A model's handle, for the allocation-free pose reader {@link #modelPose(int, double[])}: its
+     * index in the world's model list, valid for the runner's life (across level changes) and for
+     * every runner of the same world.
+     *
+     * @param model a model's name
+     * @return the handle
+     * @throws IllegalArgumentException naming the model and close matches when the world has none
+     */
+    public int modelHandle(String model) {
+        Integer mi = modelIndex.get(model);
+        if (mi == null) {
+            String[] names = new String[world.models().size()];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = world.models().get(i).name();
+            }
+            throw new IllegalArgumentException("no model named '" + model + "' in world '" + world.name() + "'"
+                    + JointTable.suggestions(model == null ? "" : model, names));
+        }
+        return mi;
+    }
+
+    /**
+     * A model's pose now, written into an array: bitwise the values of {@link #modelPose(String)}
+     * (the model frame, from its first link). Allocates nothing; call it on the runner's thread.
+     *
+     * @param handle from {@link #modelHandle}
+     * @param out    receives {@link #POSE_VALUES} values at 0..6: x, y, z (world frame, m), then the
+     *               unit quaternion qw, qx, qy, qz
+     * @return false, out untouched, while the model is not loaded (levels) or has no link
+     * @throws IllegalArgumentException for a handle out of range
+     */
+    public boolean modelPose(int handle, double[] out) {
+        if (handle < 0 || handle >= firstBody.length) {
+            throw new IllegalArgumentException("model handle " + handle + " out of range: world '" + world.name() + "' has "
+                    + firstBody.length + " models");
+        }
+        int b = firstBody[handle];
+        if (b < 0) {
+            return false;
+        }
+        PoseMath.modelPose(state.pos, 3 * b, state.quat, 4 * b, bodyInLinkInverse[handle], firstLinkInModelInverse[handle],
+                out, 0);
+        return true;
+    }
+
+    /**
+     * {@link #modelPose(int, double[])} by name (a hash lookup; allocates nothing).
+     *
+     * @param model a model's name
+     * @param out   receives x, y, z (m), qw, qx, qy, qz at 0..6
+     * @return false, out untouched, for a model that is not loaded, has no link or that the world
+     *         does not have (as {@link #modelPose(String)} returns null)
+     */
+    public boolean modelPose(String model, double[] out) {
+        Integer mi = modelIndex.get(model);
+        return mi != null && modelPose(mi.intValue(), out);
     }
 
     /**
      * @param model a model's name
-     * @return its pose now (the model frame, from its first link), or null while it is not loaded
+     * @return its pose now (the model frame, from its first link), or null while it is not loaded;
+     *         allocates a few {@link Pose} records (per step, use {@link #modelPose(int, double[])})
      */
     @Override
     public Pose modelPose(String model) {
@@ -302,6 +405,19 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         bodyOf = nextBodyOf;
         state = s;
         engine = new PhysicsEngine(pm);
+        // the pose readers' tables: each model's first link in the new model
+        for (int mi = 0; mi < firstBody.length; mi++) {
+            World.Model m = world.models().get(mi);
+            Integer b = m.links().isEmpty() ? null : bodyOf.get(PhysicsCompiler.Compiled.key(m.name(), m.links().get(0).name()));
+            if (b == null) {
+                firstBody[mi] = -1;
+                bodyInLinkInverse[mi] = null;
+            } else {
+                PhysicsCompiler.BodyRef ref = compiled.bodies().get(b);
+                firstBody[mi] = ref.body();
+                bodyInLinkInverse[mi] = ref.bodyInLink().inverse();
+            }
+        }
     }
 
     /** Writes one link's handed-over body state (13 values) into a new state. */
