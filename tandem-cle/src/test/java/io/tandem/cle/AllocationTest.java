@@ -9,9 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The loop's steps allocate nothing of their own: a serial loop (everything on this thread) over
  * the Braitenberg brain engine with a TF reading its integrators and setting its Poisson rates
- * and a recorded spike train, after warm-up, allocates less than a small bound over 200 steps.
- * (The world engine is left out: tandem-world's WorldRunner.step and modelPose allocate a few
- * hundred bytes per call.)
+ * and a recorded spike train, after warm-up, allocates less than a small bound over 200 steps;
+ * so does the whole Husky loop (brain, world with its camera, both transfer functions).
  */
 @SuppressForbidden // per-thread allocation counters live in com.sun.management
 class AllocationTest {
@@ -58,9 +57,33 @@ class AllocationTest {
         }
     }
 
-    /** What one run of one step allocates for its StepTimings (measured, not guessed). */
+    @Test
+    void run_serialHuskyLoop_brainWorldCameraAndTfs_allocateNothingAfterWarmUp() {
+        BrainEngine brain = HuskyBraitenberg.brainEngine("brain", BraitenbergBrain.build(3));
+        WorldEngine world = HuskyBraitenberg.worldEngine("world",
+                io.tandem.world.SdfLoader.load(HuskyBraitenberg.findWorldFile(), w -> { }), false);
+        try (ClosedLoop loop = ClosedLoop.builder().engine(brain).engine(world).transferFunction(new EyeSensorTransmit())
+                .transferFunction(new LinearTwist()).mode(SyncMode.SERIAL).build()) {
+            long allocated = 0;
+            for (int round = 0; round < 3; round++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < 200; i++) {
+                    loop.run(STEP_NS, ProgressHandler.NONE);
+                }
+                allocated = allocatedBytes() - before;
+            }
+            // 600 loop steps of both engines ran
+            assertThat(loop.timeNs()).isEqualTo(600 * STEP_NS);
+            assertThat(allocated - 200L * stepTimingsBytes(java.util.List.of("brain", "world"))).isLessThan(BOUND_BYTES);
+        }
+    }
+
     private static long stepTimingsBytes() {
-        java.util.List<String> names = java.util.List.of("brain");
+        return stepTimingsBytes(java.util.List.of("brain"));
+    }
+
+    /** What one run of one step allocates for its StepTimings (measured, not guessed). */
+    private static long stepTimingsBytes(java.util.List<String> names) {
         long min = Long.MAX_VALUE;
         for (int i = 0; i < 50; i++) {
             long b = allocatedBytes();
