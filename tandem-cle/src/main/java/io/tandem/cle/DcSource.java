@@ -35,6 +35,11 @@ public final class DcSource extends Device {
         changed = true;
     }
 
+    /** @return the amplitude at time 0, pA (a remote engine's mirror device is built with it) */
+    double initialAmplitudePa() {
+        return initialAmplitudePa;
+    }
+
     /** @return the last amplitude set, pA */
     public double amplitude() {
         return amplitudePa;

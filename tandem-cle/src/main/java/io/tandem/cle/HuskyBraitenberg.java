@@ -92,6 +92,42 @@ public final class HuskyBraitenberg {
     }
 
     /**
+     * The Braitenberg brain as an engine with the NRP's device names, built from its options (as
+     * {@link Builder#build()} builds it; an engine server builds the same).
+     *
+     * @param name         the engine's name
+     * @param seed         the brain's seed (Poisson trains)
+     * @param extraNeurons 0, or at least 10: a Brunel network simulated with the brain (see {@link Builder#extraBrainNeurons})
+     * @param threads      the network's update threads
+     * @return the engine
+     */
+    public static BrainEngine brainEngine(String name, long seed, int extraNeurons, int threads) {
+        if (extraNeurons != 0 && extraNeurons < 10) {
+            throw new IllegalArgumentException("extra brain neurons must be 0 or at least 10, got " + extraNeurons);
+        }
+        BraitenbergBrain brain = BraitenbergBrain.build(seed, threads, b -> {
+            if (extraNeurons > 0) {
+                BrunelNetwork.define(b, extraNeurons, false);
+            }
+        });
+        return brainEngine(name, brain);
+    }
+
+    /**
+     * The Husky world of a world file as an engine (see {@link #worldEngine(String, World, boolean)}).
+     *
+     * @param name      the engine's name
+     * @param worldFile the world file (null: {@link #findWorldFile()})
+     * @param redIsBlue whether the red screen is recoloured blue
+     * @return the engine
+     */
+    public static WorldEngine worldEngine(String name, Path worldFile, boolean redIsBlue) {
+        Path file = worldFile == null ? findWorldFile() : worldFile;
+        World world = SdfLoader.load(file, w -> LOG.warn("{}: {}", file, w));
+        return worldEngine(name, world, redIsBlue);
+    }
+
+    /**
      * The Husky world as an engine: the skid-steer drive {@value #ROBOT} with NRP's constants
      * (half track 0.275 m, gain 7 rad/m).
      *
@@ -120,8 +156,36 @@ public final class HuskyBraitenberg {
         private int extraNeurons;
         private int brainThreads = 1;
         private LongSupplier clock;
+        private Engine givenBrain;
+        private Engine givenWorld;
 
         private Builder() {
+        }
+
+        /**
+         * Uses this engine as the brain (engine {@value #BRAIN}) instead of building one, e.g. a
+         * {@link RemoteEngine} whose server runs {@link EngineServerMain#huskyBrain} in another
+         * process; the seed, extra neurons and brain threads are then the server's. The loop owns it.
+         *
+         * @param engine an engine named {@value #BRAIN} with the brain's devices
+         * @return this
+         */
+        public Builder brainEngine(Engine engine) {
+            givenBrain = engine;
+            return this;
+        }
+
+        /**
+         * Uses this engine as the world (engine {@value #WORLD}) instead of building one, e.g. a
+         * {@link RemoteEngine} serving {@link EngineServerMain#huskyWorld}; the world file and
+         * screen colour are then the server's. The loop owns it.
+         *
+         * @param engine an engine named {@value #WORLD} with the world's devices
+         * @return this
+         */
+        public Builder worldEngine(Engine engine) {
+            givenWorld = engine;
+            return this;
         }
 
         /**
@@ -217,20 +281,17 @@ public final class HuskyBraitenberg {
          * @throws IllegalArgumentException for an invalid option (loop step, world file, ...)
          */
         public ClosedLoop build() {
-            Path file = worldFile == null ? findWorldFile() : worldFile;
-            World world = SdfLoader.load(file, w -> LOG.warn("{}: {}", file, w));
-            int extra = extraNeurons;
-            BraitenbergBrain brain = BraitenbergBrain.build(seed, brainThreads, b -> {
-                if (extra > 0) {
-                    BrunelNetwork.define(b, extra, false);
-                }
-            });
-            BrainEngine brainEngine = brainEngine(BRAIN, brain);
-            WorldEngine worldEngine;
+            Engine brainEngine = givenBrain;
+            Engine worldEngine = givenWorld;
             try {
-                worldEngine = worldEngine(WORLD, world, redIsBlue);
+                if (brainEngine == null) {
+                    brainEngine = HuskyBraitenberg.brainEngine(BRAIN, seed, extraNeurons, brainThreads);
+                }
+                if (worldEngine == null) {
+                    worldEngine = HuskyBraitenberg.worldEngine(WORLD, worldFile, redIsBlue);
+                }
             } catch (RuntimeException e) {
-                brainEngine.close();
+                closeAll(brainEngine, worldEngine);
                 throw e;
             }
             ClosedLoop.Builder b = ClosedLoop.builder()
@@ -250,9 +311,16 @@ public final class HuskyBraitenberg {
             try {
                 return b.build();
             } catch (RuntimeException e) {
-                brainEngine.close();
-                worldEngine.close();
+                closeAll(brainEngine, worldEngine);
                 throw e;
+            }
+        }
+
+        private static void closeAll(Engine... engines) {
+            for (Engine e : engines) {
+                if (e != null) {
+                    e.close();
+                }
             }
         }
     }

@@ -34,6 +34,11 @@ public final class PoissonSource extends Device {
         changed = true;
     }
 
+    /** @return the rate at time 0, Hz (a remote engine's mirror device is built with it) */
+    double initialRateHz() {
+        return initialRateHz;
+    }
+
     /** @return the last rate set, Hz */
     public double rate() {
         return rateHz;
