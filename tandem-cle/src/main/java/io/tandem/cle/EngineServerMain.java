@@ -29,6 +29,10 @@ public final class EngineServerMain {
     public static final String HUSKY_BRAIN = "husky-brain";
     /** The kind of the Husky world engine (default engine name {@value HuskyBraitenberg#WORLD}). */
     public static final String HUSKY_WORLD = "husky-world";
+    /** The kind of an experiment file's brain engine (default engine name {@value ExperimentRunner#BRAIN}). */
+    public static final String EXPERIMENT_BRAIN = "experiment-brain";
+    /** The kind of an experiment file's world engine (default engine name {@value ExperimentRunner#WORLD}). */
+    public static final String EXPERIMENT_WORLD = "experiment-world";
 
     private EngineServerMain() {
     }
@@ -66,6 +70,24 @@ public final class EngineServerMain {
     }
 
     /**
+     * The arguments of a server of an experiment file's brain or world engine, for
+     * {@link RemoteEngine.Builder#launch}.
+     *
+     * @param kind       {@link #EXPERIMENT_BRAIN} or {@link #EXPERIMENT_WORLD}
+     * @param experiment the experiment file
+     * @param overrides  the parameters set on the command line (NAME=VALUE), as the client loaded it with
+     * @return the kind and its options
+     */
+    public static List<String> experimentEngine(String kind, Path experiment, List<String> overrides) {
+        List<String> a = new ArrayList<>(List.of(kind, "--experiment", experiment.toAbsolutePath().toString()));
+        for (String o : overrides) {
+            a.add("--set");
+            a.add(o);
+        }
+        return List.copyOf(a);
+    }
+
+    /**
      * Builds the engine an argument list names.
      *
      * @param engineName the engine's name (null: the kind's default)
@@ -93,7 +115,20 @@ public final class EngineServerMain {
             return HuskyBraitenberg.worldEngine(engineName == null ? HuskyBraitenberg.WORLD : engineName,
                     file == null ? null : Path.of(file), blue);
         }
-        throw new IllegalArgumentException("unknown engine kind '" + kind + "': give " + HUSKY_BRAIN + " or " + HUSKY_WORLD);
+        if (kind.equals(EXPERIMENT_BRAIN) || kind.equals(EXPERIMENT_WORLD)) {
+            String file = o.value("--experiment", null);
+            if (file == null) {
+                throw new IllegalArgumentException(kind + " needs --experiment FILE");
+            }
+            List<String> sets = o.values("--set");
+            o.done(kind);
+            ExperimentFile f = ExperimentFile.load(Path.of(file), ExperimentOverrides.parse(sets));
+            return kind.equals(EXPERIMENT_BRAIN)
+                    ? ExperimentRunner.brainEngine(f, engineName == null ? ExperimentRunner.BRAIN : engineName).engine()
+                    : ExperimentRunner.worldEngine(f, engineName == null ? ExperimentRunner.WORLD : engineName);
+        }
+        throw new IllegalArgumentException("unknown engine kind '" + kind + "': give " + HUSKY_BRAIN + ", " + HUSKY_WORLD + ", "
+                + EXPERIMENT_BRAIN + " or " + EXPERIMENT_WORLD);
     }
 
     /**
@@ -216,6 +251,21 @@ public final class EngineServerMain {
                 }
             }
             return dflt;
+        }
+
+        List<String> values(String key) {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i).equals(key)) {
+                    if (i + 1 >= args.size()) {
+                        throw new IllegalArgumentException(key + " needs a value");
+                    }
+                    used[i] = true;
+                    used[i + 1] = true;
+                    out.add(args.get(++i));
+                }
+            }
+            return out;
         }
 
         boolean flag(String key) {

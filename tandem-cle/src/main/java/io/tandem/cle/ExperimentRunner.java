@@ -58,37 +58,48 @@ public final class ExperimentRunner implements AutoCloseable {
      *                                  class, a device a transfer function names, a wheel joint...)
      */
     public static ExperimentRunner build(ExperimentFile file, LongSupplier wallClock, ClassLoader loader) {
+        return build(file, wallClock, loader, Map.of(), List.of());
+    }
+
+    /**
+     * Builds the experiment's closed loop, some engines served by processes of their own.
+     *
+     * @param file      the experiment
+     * @param wallClock the clock of the step timings (ns); null for System.nanoTime
+     * @param loader    loads the transfer function classes
+     * @param separate  engine name ({@link #BRAIN}, {@link #WORLD}) to true for an engine in a
+     *                  separate process ({@link RemoteEngine}, launched here, serving the same
+     *                  engine from the same file); missing means in this process
+     * @param overrides the {@code NAME=VALUE} parameters the file was loaded with (the engine
+     *                  processes load it with them too)
+     * @return the runner; close it to release the engines (and end their processes)
+     * @throws IllegalArgumentException naming the part that cannot be built
+     */
+    public static ExperimentRunner build(ExperimentFile file, LongSupplier wallClock, ClassLoader loader,
+                                         Map<String, Boolean> separate, List<String> overrides) {
+        for (String name : separate.keySet()) {
+            if (!name.equals(BRAIN) && !name.equals(WORLD)) {
+                throw new IllegalArgumentException("no engine named '" + name + "': the engines are " + BRAIN + " and " + WORLD);
+            }
+        }
         List<AutoCloseable> built = new ArrayList<>();
         try {
-            BrainSpec.Built brain = file.brain().build();
-            built.add(brain);
-            BrainEngine.Builder bb = BrainEngine.builder(BRAIN, brain.network());
-            String recorder = null;
-            for (DeviceDecl d : devices(file.brain(), brain)) {
-                switch (d.type()) {
-                    case "poisson" -> bb.poissonSource(d.name(), d.node());
-                    case "dc_source" -> bb.dcSource(d.name(), d.node());
-                    case "leaky_integrator_alpha", "leaky_integrator_exp" -> bb.leakyIntegrator(d.name(), d.node());
-                    case "spike_recorder" -> {
-                        bb.spikeRecorder(d.name(), d.node());
-                        recorder = recorder == null ? d.name() : recorder;
-                    }
-                    default -> throw new IllegalArgumentException("device '" + d.name() + "' of type " + d.type()
-                            + " has no closed-loop device");
-                }
+            Engine brainEngine;
+            String recorder;
+            if (separate.getOrDefault(BRAIN, false)) {
+                recorder = spikeRecorder(file);
+                brainEngine = remote(BRAIN, EngineServerMain.experimentEngine(EngineServerMain.EXPERIMENT_BRAIN, file.source(),
+                        overrides), wallClock);
+            } else {
+                BrainAndRecorder b = brainEngine(file, BRAIN);
+                brainEngine = b.engine();
+                recorder = b.recorder();
             }
-            BrainEngine brainEngine = bb.build();
             built.add(brainEngine);
-            WorldEngine.Builder wb = WorldEngine.builder(WORLD, file.world().sdf());
-            for (ExperimentFile.VisualColor c : file.world().visualColors()) {
-                wb.visualColor(c.model(), c.r(), c.g(), c.b());
-            }
-            if (file.robot().isPresent() && file.robot().get().drive().isPresent()) {
-                ExperimentFile.Drive d = file.robot().get().drive().get();
-                wb.skidSteer(file.robot().get().model(), d.leftWheels().toArray(new String[0]),
-                        d.rightWheels().toArray(new String[0]), d.halfTrackM(), d.wheelGain());
-            }
-            WorldEngine worldEngine = wb.build();
+            Engine worldEngine = separate.getOrDefault(WORLD, false)
+                    ? remote(WORLD, EngineServerMain.experimentEngine(EngineServerMain.EXPERIMENT_WORLD, file.source(), overrides),
+                            wallClock)
+                    : worldEngine(file, WORLD);
             built.add(worldEngine);
             ClosedLoop.Builder lb = ClosedLoop.builder()
                     .engine(brainEngine, file.engines().brainSyncStepNs())
@@ -128,6 +139,84 @@ public final class ExperimentRunner implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    private static Engine remote(String name, List<String> args, LongSupplier wallClock) {
+        RemoteEngine.Builder b = RemoteEngine.builder(name).launch(args);
+        if (wallClock != null) {
+            b.wallClock(wallClock);
+        }
+        return b.connect();
+    }
+
+    /** A brain engine and the name of its first spike recorder (null if none). */
+    record BrainAndRecorder(BrainEngine engine, String recorder) {
+    }
+
+    /**
+     * The experiment's brain as an engine, with one device per file device (see the class notes).
+     *
+     * @param file the experiment
+     * @param name the engine's name
+     * @return the engine (it owns the network) and its first spike recorder's name
+     */
+    static BrainAndRecorder brainEngine(ExperimentFile file, String name) {
+        BrainSpec.Built brain = file.brain().build();
+        try {
+            BrainEngine.Builder bb = BrainEngine.builder(name, brain.network());
+            String recorder = null;
+            for (DeviceDecl d : devices(file.brain(), brain)) {
+                switch (d.type()) {
+                    case "poisson" -> bb.poissonSource(d.name(), d.node());
+                    case "dc_source" -> bb.dcSource(d.name(), d.node());
+                    case "leaky_integrator_alpha", "leaky_integrator_exp" -> bb.leakyIntegrator(d.name(), d.node());
+                    case "spike_recorder" -> {
+                        bb.spikeRecorder(d.name(), d.node());
+                        recorder = recorder == null ? d.name() : recorder;
+                    }
+                    default -> throw new IllegalArgumentException("device '" + d.name() + "' of type " + d.type()
+                            + " has no closed-loop device");
+                }
+            }
+            return new BrainAndRecorder(bb.build(), recorder);
+        } catch (RuntimeException e) {
+            brain.close();
+            throw e;
+        }
+    }
+
+    /** @return the name of the experiment brain's first spike recorder device, or null (without building the brain) */
+    static String spikeRecorder(ExperimentFile file) {
+        if (file.brain() instanceof BrainSpec.Nest nest) {
+            for (BrainSpec.DeviceSpec d : nest.devices()) {
+                if (d.type().equals("spike_recorder")) {
+                    return d.name();
+                }
+            }
+            return null;
+        }
+        BrainSpec.Builtin b = (BrainSpec.Builtin) file.brain();
+        return "braitenberg".equals(b.name()) || b.recordSpikes() ? "spikes" : null;
+    }
+
+    /**
+     * The experiment's world as an engine: its colour overrides and the robot's drive.
+     *
+     * @param file the experiment
+     * @param name the engine's name
+     * @return the engine
+     */
+    static WorldEngine worldEngine(ExperimentFile file, String name) {
+        WorldEngine.Builder wb = WorldEngine.builder(name, file.world().sdf());
+        for (ExperimentFile.VisualColor c : file.world().visualColors()) {
+            wb.visualColor(c.model(), c.r(), c.g(), c.b());
+        }
+        if (file.robot().isPresent() && file.robot().get().drive().isPresent()) {
+            ExperimentFile.Drive d = file.robot().get().drive().get();
+            wb.skidSteer(file.robot().get().model(), d.leftWheels().toArray(new String[0]),
+                    d.rightWheels().toArray(new String[0]), d.halfTrackM(), d.wheelGain());
+        }
+        return wb.build();
     }
 
     /** A closed-loop device of the brain: its name, file type and node. */

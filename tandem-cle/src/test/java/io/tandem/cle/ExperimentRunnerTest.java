@@ -138,4 +138,20 @@ class ExperimentRunnerTest {
                 .hasMessageContaining("fti.json:").hasMessageContaining("sync_step_ms 30 ms is not a whole multiple of the"
                         + " loop step 20 ms: use 20 ms or 40 ms");
     }
+
+    @Test
+    void build_brainInASeparateProcess_sameTrajectoryAsInProcess() {
+        ExperimentFile f = ExperimentFile.load(example(), ExperimentOverrides.parse(List.of("screen_color=red")));
+        String local = runFile(f, 100).trajectorySha256();
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader(),
+                java.util.Map.of(ExperimentRunner.BRAIN, true), List.of("screen_color=red"))) {
+            assertThat(r.loop().engines().get(0)).isInstanceOf(RemoteEngine.class);
+            ExperimentRunner.Result res = r.run((k, t) -> k + 1 < 100);
+            assertThat(res.trajectorySha256()).isEqualTo(local);
+            assertThat(r.loop().spikeTrains().size()).isPositive();
+        }
+        assertThatThrownBy(() -> ExperimentRunner.build(f, null, getClass().getClassLoader(),
+                java.util.Map.of("cerebellum", true), List.of())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no engine named 'cerebellum'");
+    }
 }

@@ -61,6 +61,11 @@ public final class CleCommand implements Callable<Integer> {
             + " output.")
     boolean json;
 
+    @Option(names = "--separate", paramLabel = "ENGINE", split = ",", description = "Run this engine (brain, world) in a"
+            + " process of its own, a tandem-cosim participant over tandem:// (NRP-core's engine servers); the results"
+            + " are the same.")
+    List<String> separate = new ArrayList<>();
+
     /** Used by picocli. */
     public CleCommand() {
     }
@@ -94,9 +99,19 @@ public final class CleCommand implements Callable<Integer> {
             file = file.withMode(m);
         }
         Path dir = out != null ? out : Path.of(stem(experiment) + "-out");
+        java.util.Map<String, Boolean> processes = new java.util.LinkedHashMap<>();
+        for (String engine : separate) {
+            if (!engine.equals(ExperimentRunner.BRAIN) && !engine.equals(ExperimentRunner.WORLD)) {
+                throw new ParameterException(spec.commandLine(), "--separate takes brain or world, got '" + engine + "'");
+            }
+            processes.put(engine, true);
+        }
         ExperimentRunner runner;
         try {
-            runner = ExperimentRunner.build(file, null, CleCommand.class.getClassLoader());
+            runner = ExperimentRunner.build(file, null, CleCommand.class.getClassLoader(), processes, set);
+        } catch (io.tandem.cle.RemoteEngineException e) {
+            err.println("tandem cle: " + e.getMessage());
+            return 1;
         } catch (IllegalArgumentException | IllegalStateException e) {
             err.println("tandem cle: " + experiment + ": " + e.getMessage());
             return 1;

@@ -84,4 +84,15 @@ class CleCommandTest {
         assertThat(err.toString()).contains("missing.json");
         assertThat(outDir).doesNotExist();
     }
+
+    @Test
+    void cle_brainInASeparateProcess_sameTrajectoryAsInProcess() {
+        assertThat(run("cle", HUSKY.toString(), "--json", "--out", tmp.resolve("a").toString())).as("%s", err).isZero();
+        String inProcess = out.toString().trim();
+        assertThat(run("cle", HUSKY.toString(), "--json", "--separate", "brain", "--out", tmp.resolve("b").toString()))
+                .as("%s", err).isZero();
+        assertThat(field(out.toString().trim(), "trajectory_sha256")).isEqualTo(field(inProcess, "trajectory_sha256"));
+        assertThat(run("cle", HUSKY.toString(), "--separate", "cerebellum")).isEqualTo(2);
+        assertThat(err.toString()).contains("--separate takes brain or world");
+    }
 }
