@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 /*
  * Implementation notes.
  *
- * Each run builds the experiment afresh (ExperimentRunner), runs --warmup-steps loop steps (the
- * JIT compiles the engines and transfer functions), then times --steps loop steps with the
+ * Before the timed runs of an experiment, one untimed run in each mode warms the JVM up (in a
+ * cold JVM the first parallel run measured twice the wall time of later ones). Each run builds
+ * the experiment afresh (ExperimentRunner), runs --warmup-steps loop steps, then times --steps loop steps with the
  * loop's own per-step timings (ClosedLoop's StepTimings: wall time of the step, each engine's
  * advance, the transfer functions). The issue's goal is a parallel-mode wall time per loop step
  * of at most 1.1 x max(brain, physics): wall_over_max_engine is the mean wall time over the mean
@@ -93,6 +94,13 @@ final class CleBenchCommand implements Callable<Integer> {
             if (needed > file.timeoutNs()) {
                 throw new ParameterException(spec.commandLine(), p + " runs " + file.loopSteps() + " loop steps (timeout_s);"
                         + " --warmup-steps + --steps is " + (warmupSteps + steps) + ": lower them");
+            }
+            // the JVM's warm-up: one untimed run in each mode (a first run in a cold JVM is up to twice as slow)
+            for (SyncMode mode : syncModes) {
+                try (ExperimentRunner runner = ExperimentRunner.build(file.withMode(mode), null,
+                        CleBenchCommand.class.getClassLoader())) {
+                    runner.loop().run((warmupSteps + steps) * file.engines().loopStepNs(), ProgressHandler.NONE);
+                }
             }
             for (SyncMode mode : syncModes) {
                 double[][] r = new double[5][runs];
