@@ -94,10 +94,10 @@ final class DeviceCodec {
     static void writeDescriptor(Device d, EngineProtocol.Writer w) {
         switch (typeId(d.getClass())) {
             case POISSON:
-                w.putDouble(((PoissonSource) d).initialRateHz());
+                w.putDouble(((PoissonSource) d).initial());
                 break;
             case DC:
-                w.putDouble(((DcSource) d).initialAmplitudePa());
+                w.putDouble(((DcSource) d).initial());
                 break;
             case CAMERA:
                 w.putInt(((CameraImage) d).width());

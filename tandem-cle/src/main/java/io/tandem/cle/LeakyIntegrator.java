@@ -6,21 +6,18 @@ package io.tandem.cle;
  * {@link BrainDevices#addLeakyIntegratorAlpha} / {@link BrainDevices#addLeakyIntegratorExp}).
  * A reading device: {@link #voltage()} is the value at the start of the loop step.
  */
-public final class LeakyIntegrator extends Device {
-    private double front;
-    private double back;
-
+public final class LeakyIntegrator extends ScalarReading {
     /**
      * @param name   device name
      * @param engine the owning engine's name
      */
     public LeakyIntegrator(String name, String engine) {
-        super(name, engine, Side.BRAIN, false);
+        super(name, engine, Side.BRAIN);
     }
 
     /** @return the integrator's V_m, mV, at the start of the loop step (loop thread) */
     public double voltage() {
-        return front;
+        return front();
     }
 
     /**
@@ -29,19 +26,6 @@ public final class LeakyIntegrator extends Device {
      * @param mV membrane potential, mV
      */
     public void publish(double mV) {
-        back = mV;
-        published = true;
-    }
-
-    @Override
-    void swap() {
-        front = back;
-    }
-
-    @Override
-    void clear() {
-        front = 0;
-        back = 0;
-        published = false;
+        store(mV);
     }
 }

@@ -5,21 +5,18 @@ package io.tandem.cle;
  * filtered by a rise (10 ms) and fall (20 ms) kernel of unit area, read as the membrane potential
  * of an extra non-spiking cell (built by {@link BrainDevices#addPopulationRate}). A reading device.
  */
-public final class PopulationRate extends Device {
-    private double front;
-    private double back;
-
+public final class PopulationRate extends ScalarReading {
     /**
      * @param name   device name
      * @param engine the owning engine's name
      */
     public PopulationRate(String name, String engine) {
-        super(name, engine, Side.BRAIN, false);
+        super(name, engine, Side.BRAIN);
     }
 
     /** @return the filtered mean rate per neuron, Hz, at the start of the loop step (loop thread) */
     public double rateHz() {
-        return front;
+        return front();
     }
 
     /**
@@ -28,19 +25,6 @@ public final class PopulationRate extends Device {
      * @param hz filtered mean rate, Hz
      */
     public void publish(double hz) {
-        back = hz;
-        published = true;
-    }
-
-    @Override
-    void swap() {
-        front = back;
-    }
-
-    @Override
-    void clear() {
-        front = 0;
-        back = 0;
-        published = false;
+        store(hz);
     }
 }
