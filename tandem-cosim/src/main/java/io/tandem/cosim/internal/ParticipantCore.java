@@ -364,6 +364,10 @@ public final class ParticipantCore implements Participant, TransportListener {
     private void park(long maxNs) {
         parked = true;
         if (!signalled && running) {
+            TransportSession s = session;
+            if (s != null) {
+                s.participantParking();
+            }
             RUNNING_WORKERS.decrementAndGet();
             if (wallTimedCalls > 0) {
                 LockSupport.parkNanos(this, maxNs > 0 ? Math.min(maxNs, WALL_TICK_NS) : WALL_TICK_NS);

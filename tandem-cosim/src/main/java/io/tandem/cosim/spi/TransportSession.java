@@ -72,6 +72,15 @@ public interface TransportSession extends AutoCloseable {
     default void expectQuietFor(long durationNs) {
     }
 
+    /**
+     * The participant's thread is about to park: it stops lending itself through {@link #poll}
+     * until it wakes (its next poll says so). A polling transport should poll on its own thread
+     * promptly from now on; while the participant thread polls, it may poll rarely. Must not block
+     * or allocate.
+     */
+    default void participantParking() {
+    }
+
     /** Leaves the simulation; peers get {@link TransportListener#onPeerLeft}. Idempotent. */
     @Override
     void close();

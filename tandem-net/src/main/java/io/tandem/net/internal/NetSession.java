@@ -298,7 +298,13 @@ public final class NetSession implements TransportSession {
 
     @Override
     public int poll() {
+        idle.participantAwake();
         return closed.get() ? 0 : agent.pollFromParticipant();
+    }
+
+    @Override
+    public void participantParking() {
+        idle.participantParking();
     }
 
     @Override

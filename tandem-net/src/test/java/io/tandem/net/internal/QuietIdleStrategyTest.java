@@ -68,4 +68,17 @@ class QuietIdleStrategyTest {
         quiet.idle(1);
         assertThat(delegate.calls).containsExactly("reset");
     }
+
+    @Test
+    void idle_participantThreadPolling_parksWithoutTheBackOff_untilTheParticipantParks() {
+        quiet.participantAwake();
+        quiet.idle(0);
+        quiet.idle();
+        // the participant thread polls on every turn: this thread only parks (up to 1 ms each)
+        assertThat(delegate.calls).isEmpty();
+        quiet.participantParking();
+        quiet.idle(0);
+        quiet.idle(0);
+        assertThat(delegate.calls).containsExactly("idle", "idle");
+    }
 }
