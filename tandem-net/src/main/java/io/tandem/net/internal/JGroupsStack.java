@@ -36,7 +36,11 @@ import org.jgroups.protocols.pbcast.STABLE;
  *                  the coordinator can answer the JOIN of a participant that found the group
  *                  through another registry at once (without it, the coordinator had to fetch the
  *                  joiner's physical address first: about 1 s, long enough for FD_SOCK2 and
- *                  VERIFY_SUSPECT2 to exclude the joiner on a busy machine).
+ *                  VERIFY_SUSPECT2 to exclude the joiner on a busy machine). Discovery requests
+ *                  are repeated every 250 ms until answered (num_discovery_runs): a coordinator
+ *                  installing a view closes its connections to non-members, so of several
+ *                  participants joining at once, one's request could be dropped unread, and it
+ *                  waited the whole join timeout and failed (7 % of joins, 4 at a time, loaded).
  *  FD_SOCK2        a crashed process's sockets close at once: suspected in ~ms. bind_addr explicit.
  *  FD_ALL3         heartbeats for members that hang without closing sockets: timeout 700 ms,
  *                  interval 100 ms by default.
@@ -94,6 +98,10 @@ final class JGroupsStack {
         ping.setInitialHosts(initialHosts);
         ping.setPortRange(0);
         ping.returnEntireCache(true);
+        // a discovery request can be lost: a registry installing a view closes its TCP connections to
+        // non-members (BasicTCP.retainAll), among them a concurrent joiner's whose request it has not
+        // read yet; ask again every DISCOVERY_RETRY_MS until answered rather than wait out the timeout
+        ping.numDiscoveryRuns(discoveryRuns(joinTimeoutMs));
         FD_SOCK2 fdSock = new FD_SOCK2();
         fdSock.setBindAddress(bindAddress);
         FD_ALL3 fdAll = new FD_ALL3();
@@ -113,6 +121,14 @@ final class JGroupsStack {
         tcp.getDiagnosticsHandler().setEnabled(false);
         tcp.setBindPort(bindPort);
         return channel;
+    }
+
+    /** how often a joiner repeats an unanswered discovery request, ms */
+    static final long DISCOVERY_RETRY_MS = 250;
+
+    /** @return the discovery runs (JGroups' num_discovery_runs) that repeat a request every DISCOVERY_RETRY_MS within the timeout */
+    static int discoveryRuns(long joinTimeoutMs) {
+        return (int) Math.max(2, Math.min(100, joinTimeoutMs / DISCOVERY_RETRY_MS));
     }
 
     /** A registry's discovery: tells the group's other members where each joiner it answers is. */
