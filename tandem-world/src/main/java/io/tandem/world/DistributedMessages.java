@@ -38,7 +38,9 @@ import java.util.List;
 
 /** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
 final class DistributedMessages {
-    static final int VERSION = 4;
+    static final int VERSION = 5;
+    /** a contact warm start on the wire: two (body id, shape) pairs, the feature, three impulses */
+    private static final int CONTACT_BYTES = 2 * (8 + 4) + 4 + 3 * 8;
     private static final byte KIND_HELLO = 1;
     private static final byte KIND_STEP = 2;
     private static final byte KIND_ACK = 3;
@@ -59,13 +61,17 @@ final class DistributedMessages {
     /**
      * One model's dynamic state: per link (the model's link order) 13 doubles of its physics body
      * (centre of mass position, (w, x, y, z) orientation, linear and angular velocity), the
-     * warm-start impulses of its joints (the world's joint order), and, in a handover, the contact
-     * warm starts of its bodies (empty otherwise).
+     * warm-start impulses of its joints (the world's joint order), its joints' velocity motor
+     * commands (per joint of the model: target speed, force bound; a bound of 0 is no motor), and,
+     * in a handover, the contact warm starts of its bodies (empty otherwise).
      */
-    record ModelState(String model, double[] links, double[] jointImpulses, List<ContactWarmStart> contacts) {
+    record ModelState(String model, double[] links, double[] jointImpulses, double[] motors, List<ContactWarmStart> contacts) {
         ModelState {
             if (links.length % LINK_VALUES != 0) {
                 throw new IllegalArgumentException("model state needs 13 values per link, got " + links.length);
+            }
+            if (motors.length % 2 != 0) {
+                throw new IllegalArgumentException("model state needs 2 motor values per joint, got " + motors.length);
             }
             contacts = List.copyOf(contacts);
         }
@@ -280,8 +286,12 @@ final class DistributedMessages {
             String model = string(b);
             double[] links = doubles(b);
             double[] joints = doubles(b);
+            double[] motors = doubles(b);
             if (links.length % LINK_VALUES != 0) {
                 throw new IllegalArgumentException("model '" + model + "': " + links.length + " link values, not a multiple of 13");
+            }
+            if (motors.length % 2 != 0) {
+                throw new IllegalArgumentException("model '" + model + "': " + motors.length + " motor values, not a multiple of 2");
             }
             int k = count(b);
             List<ContactWarmStart> contacts = new ArrayList<>(k);
@@ -289,7 +299,7 @@ final class DistributedMessages {
                 contacts.add(new ContactWarmStart(b.getLong(), b.getInt(), b.getLong(), b.getInt(), b.getInt(), b.getDouble(),
                         b.getDouble(), b.getDouble()));
             }
-            out.add(new ModelState(model, links, joints, contacts));
+            out.add(new ModelState(model, links, joints, motors, contacts));
         }
         return out;
     }
@@ -391,8 +401,9 @@ final class DistributedMessages {
                 putString(s.model());
                 putDoubles(s.links());
                 putDoubles(s.jointImpulses());
+                putDoubles(s.motors());
                 putInt(s.contacts().size());
-                ensure(s.contacts().size() * 48);
+                ensure(s.contacts().size() * CONTACT_BYTES);
                 for (ContactWarmStart c : s.contacts()) {
                     buf.putLong(c.bodyA()).putInt(c.shapeA()).putLong(c.bodyB()).putInt(c.shapeB()).putInt(c.feature())
                             .putDouble(c.normal()).putDouble(c.tangent1()).putDouble(c.tangent2());

@@ -445,7 +445,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         return -1;
     }
 
-    /** The joint impulses and contact warm starts of handed-over models created by this rebuild. */
+    /** The joint impulses, motor commands and contact warm starts of handed-over models created by this rebuild. */
     private void importJointsAndContacts(PhysicsCompiler.Compiled next, PhysicsState s) {
         if (imports.isEmpty()) {
             return;
@@ -465,6 +465,9 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 Integer idx = next.joints().get(PhysicsCompiler.Compiled.key(m.name(), m.joints().get(j).name()));
                 if (idx != null && slots * (j + 1) <= in.jointImpulses().length) {
                     System.arraycopy(in.jointImpulses(), slots * j, s.jointImpulse, slots * idx, slots);
+                }
+                if (idx != null && 2 * (j + 1) <= in.motors().length && in.motors()[2 * j + 1] > 0 && s.motorMaxForce(idx) > 0) {
+                    s.setMotor(idx, in.motors()[2 * j], in.motors()[2 * j + 1]);
                 }
             }
             for (io.tandem.physics.ContactWarmStart w : in.contacts()) {
@@ -568,14 +571,18 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         int jc = compiled.model().jointCount();
         int slots = jc == 0 ? 0 : state.jointImpulse.length / jc;
         double[] joints = new double[slots * m.joints().size()];
+        double[] motors = new double[2 * m.joints().size()];
         for (int j = 0; j < m.joints().size(); j++) {
             Integer idx = compiled.joints().get(PhysicsCompiler.Compiled.key(model, m.joints().get(j).name()));
             if (idx != null) {
                 System.arraycopy(state.jointImpulse, slots * idx, joints, slots * j, slots);
+                // the motor's runtime command goes with the model (a robot keeps driving)
+                motors[2 * j] = state.motorSpeed(idx);
+                motors[2 * j + 1] = state.motorMaxForce(idx);
             }
         }
         List<io.tandem.physics.ContactWarmStart> cw = state.contactWarmStarts(ids::contains);
-        return new DistributedMessages.ModelState(model, links, joints, cw);
+        return new DistributedMessages.ModelState(model, links, joints, motors, cw);
     }
 
     // ---------------------------------------------------------------- robot side: joints, visuals, cameras

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.physics.ContactWarmStart;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class DistributedMessagesTest {
         }
         v[0] = -0.0;
         v[1] = Double.MIN_VALUE;
-        return new DistributedMessages.ModelState(model, v, new double[] {1.5, -2.25},
+        return new DistributedMessages.ModelState(model, v, new double[] {1.5, -2.25}, new double[] {-3.5, 12, 0, 0},
                 List.of(new ContactWarmStart(3, 0, 7, 1, 5, -0.0, 1e-300, 2.5)));
     }
 
@@ -44,8 +45,24 @@ class DistributedMessagesTest {
             assertThat(Arrays.equals(got.links(), sent.links())).isTrue();
             assertThat(Double.doubleToRawLongBits(got.links()[0])).isEqualTo(Double.doubleToRawLongBits(-0.0));
             assertThat(got.jointImpulses()).containsExactly(1.5, -2.25);
+            assertThat(got.motors()).containsExactly(-3.5, 12, 0, 0);
             assertThat(got.contacts()).isEqualTo(sent.contacts());
         }
+    }
+
+    @Test
+    void ack_handoverWithManyContacts_roundTripEqual() {
+        // a pile handed over: far more contact bytes than the writer's buffer holds at first
+        List<ContactWarmStart> contacts = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            contacts.add(new ContactWarmStart(i, i % 3, i + 1, 0, i % 4, 0.5 * i, -1.0 / (i + 1), 1e-9 * i));
+        }
+        DistributedMessages.ModelState pile = new DistributedMessages.ModelState("pile", new double[13], new double[0],
+                new double[0], contacts);
+        DistributedMessages.Ack a = new DistributedMessages.Ack("s1", 3, 10, new int[0], new double[0],
+                List.of(new DistributedMessages.Handover("p", List.of("l"), List.of(pile))));
+        DistributedMessages.Ack back = (DistributedMessages.Ack) DistributedMessages.decode(DistributedMessages.encode(a));
+        assertThat(back.released().get(0).models().get(0).contacts()).isEqualTo(contacts);
     }
 
     @Test
@@ -72,8 +89,10 @@ class DistributedMessagesTest {
         assertThatThrownBy(() -> DistributedMessages.decode(Arrays.copyOf(ack, ack.length - 3))).hasMessageContaining("truncated");
         assertThatThrownBy(() -> DistributedMessages.decode(Arrays.copyOf(ack, ack.length + 2))).hasMessageContaining("unexpected bytes");
         assertThatThrownBy(() -> DistributedMessages.decode(new byte[] {1, 2, 3})).hasMessageContaining("not a Tandem");
-        assertThatThrownBy(() -> new DistributedMessages.ModelState("m", new double[5], new double[0], List.of()))
+        assertThatThrownBy(() -> new DistributedMessages.ModelState("m", new double[5], new double[0], new double[0], List.of()))
                 .hasMessageContaining("13");
+        assertThatThrownBy(() -> new DistributedMessages.ModelState("m", new double[13], new double[0], new double[3], List.of()))
+                .hasMessageContaining("2 motor values per joint");
     }
 
     @Test

@@ -73,13 +73,25 @@ class DistributedWorldTest {
                 primary.addListener(new PoseRecorder(out, PoseRecorder.Format.CSV));
                 primary.reportAllStates(allStates);
                 List<String> names = primary.awaitSecondaries(30 * S);
-                while (primary.iteration() < iterations) {
-                    if (free) {
-                        // short slices, so a run goes through many hand-backs to the caller's thread
-                        primary.runUntil(iterations, 20_000_000L);
-                    } else {
-                        primary.advance();
+                try {
+                    while (primary.iteration() < iterations) {
+                        if (free) {
+                            // short slices, so a run goes through many hand-backs to the caller's thread
+                            primary.runUntil(iterations, 20_000_000L);
+                        } else {
+                            primary.advance();
+                        }
                     }
+                } catch (DistributedRunException e) {
+                    // a lost secondary: say why it ended
+                    for (CompletableFuture<DistributedSecondary.Result> f : futures) {
+                        try {
+                            f.get(5, TimeUnit.SECONDS);
+                        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException why) {
+                            e.addSuppressed(why.getCause() != null ? why.getCause() : why);
+                        }
+                    }
+                    throw e;
                 }
                 assertThat(primary.iteration()).isEqualTo(iterations);
                 primary.finish("done");
