@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * The robot and its world as an {@link Engine}: a {@link WorldRunner} (the Gazebo of the NRP).
  * Its timestep is the world's physics step; an advance runs whole physics steps. Devices, created
- * on request by scoped name: {@link CameraImage} (model::link::sensor; one frame rendered at each
- * sync), {@link JointState} and {@link JointVelocityCommand} (model::joint), {@link ModelPose}
+ * on request by scoped name: {@link CameraImage} (model::link::sensor; a frame rendered at a sync
+ * where the sensor's update_rate makes one due, at most one per sync), {@link JointState} and {@link JointVelocityCommand} (model::joint), {@link ModelPose}
  * (model), and {@link TwistCommand} for the skid-steer drives declared with
  * {@link Builder#skidSteer}. Commands are applied at the sync, so they act from the next physics
  * step on.
@@ -51,6 +51,8 @@ public final class WorldEngine implements Engine {
     // arrays for the per-step loops (rebuilt when devices are added, at build time)
     private CameraImage[] cameraArray = new CameraImage[0];
     private RayCastCamera[] rendererArray = new RayCastCamera[0];
+    /** per camera: the simulated time from which its next frame is due, ns */
+    private long[] nextFrameNs = new long[0];
     private JointState[] stateArray = new JointState[0];
     private JointVelocityCommand[] commandArray = new JointVelocityCommand[0];
     private ModelPose[] poseArray = new ModelPose[0];
@@ -199,6 +201,7 @@ public final class WorldEngine implements Engine {
     private void refreshArrays() {
         cameraArray = cameras.toArray(new CameraImage[0]);
         rendererArray = renderers.toArray(new RayCastCamera[0]);
+        nextFrameNs = new long[rendererArray.length];
         stateArray = jointStates.toArray(new JointState[0]);
         commandArray = jointCommands.toArray(new JointVelocityCommand[0]);
         poseArray = poses.toArray(new ModelPose[0]);
@@ -250,8 +253,17 @@ public final class WorldEngine implements Engine {
     public void publishOutputs() {
         long t = runner.simTimeNs();
         for (int i = 0; i < cameraArray.length; i++) {
+            // Gazebo's update_rate: a frame at a sync where one is due (at most one per sync); the
+            // image and its time otherwise stay the last frame's
+            long period = rendererArray[i].updatePeriodNs();
+            if (period > 0 && t < nextFrameNs[i]) {
+                continue;
+            }
             rendererArray[i].render(cameraArray[i].backBuffer());
             cameraArray[i].published(t);
+            if (period > 0) {
+                nextFrameNs[i] = (t / period + 1) * period;
+            }
         }
         for (int i = 0; i < stateArray.length; i++) {
             stateArray[i].publish(runner.jointPosition(stateHandles[i]), runner.jointVelocity(stateHandles[i]));
