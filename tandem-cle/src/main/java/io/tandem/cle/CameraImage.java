@@ -2,8 +2,9 @@ package io.tandem.cle;
 
 /**
  * A camera's image (the Gazebo camera DataPack): R, G, B bytes per pixel, row-major, row 0 at the
- * top. A reading device: the frame rendered at the start of the loop step (one frame per sync of
- * the world engine). The two buffers are preallocated and swapped, never copied.
+ * top. A reading device: the last frame rendered by the start of the loop step (a frame at each
+ * sync of the world engine where the sensor's update_rate makes one due; {@link #frameTimeNs()}
+ * tells which). The two buffers are preallocated and swapped, never copied.
  */
 public final class CameraImage extends Device {
     private final int width;
