@@ -15,8 +15,9 @@ import java.util.Map;
  * The robot and its world as an {@link Engine}: a {@link WorldRunner} (the Gazebo of the NRP).
  * Its timestep is the world's physics step; an advance runs whole physics steps. Devices, created
  * on request by scoped name: {@link CameraImage} (model::link::sensor; a frame rendered at a sync
- * where the sensor's update_rate makes one due, at most one per sync), {@link JointState} and {@link JointVelocityCommand} (model::joint), {@link ModelPose}
- * (model), and {@link TwistCommand} for the skid-steer drives declared with
+ * where the sensor's update_rate makes one due, at most one per sync), {@link JointState} and
+ * {@link JointVelocityCommand} (model::joint), {@link ModelPose} (model), and {@link TwistCommand}
+ * for the skid-steer drives declared with
  * {@link Builder#skidSteer}. Commands are applied at the sync, so they act from the next physics
  * step on.
  *
