@@ -20,13 +20,19 @@ final class ActivityWindow {
     }
 
     /**
-     * Checks a window.
+     * Checks a window; allocates only to throw.
      *
-     * @param who  the node(s), for messages ("poisson_generator node 8")
-     * @param h    the resolution (ms)
+     * @param model the nodes' model
+     * @param first the first node id (for messages)
+     * @param n     the number of nodes (for messages)
+     * @param h     the resolution (ms)
      * @throws IllegalArgumentException naming the node, the value and the fix
      */
-    static void check(String who, double start, double stop, double origin, double h) {
+    static void check(NodeModel model, int first, int n, double start, double stop, double origin, double h) {
+        if (valid(start, stop, origin, h)) {
+            return;
+        }
+        String who = nodes(model, first, n);
         finite(who, "origin", origin);
         finite(who, "start", start);
         if (Double.isNaN(stop) || stop == Double.NEGATIVE_INFINITY) {
@@ -43,6 +49,17 @@ final class ActivityWindow {
                     + " ms; NEST requires stop >= start: use a stop of at least " + fmt(start) + " ms (at run time, move"
                     + " stop before moving start past it)");
         }
+    }
+
+    private static boolean valid(double start, double stop, double origin, double h) {
+        return Double.isFinite(origin) && origin >= 0 && onGrid(origin, h) && Double.isFinite(start) && start >= 0
+                && onGrid(start, h) && (stop == Double.POSITIVE_INFINITY || Double.isFinite(stop) && onGrid(stop, h))
+                && stop >= start;
+    }
+
+    private static boolean onGrid(double v, double h) {
+        double k = Math.rint(v / h);
+        return Math.abs(k * h - v) <= 1e-9 * Math.max(1.0, Math.abs(v));
     }
 
     /**
@@ -69,8 +86,7 @@ final class ActivityWindow {
     }
 
     private static void onGrid(String who, String name, double v, double h) {
-        double k = Math.rint(v / h);
-        if (Math.abs(k * h - v) > 1e-9 * Math.max(1.0, Math.abs(v))) {
+        if (!onGrid(v, h)) {
             throw new IllegalArgumentException(who + ": " + name + " " + fmt(v) + " ms is not a multiple of the resolution "
                     + fmt(h) + " ms (NEST requires device times on the grid): use " + fmt(Math.floor(v / h) * h) + " or "
                     + fmt(Math.ceil(v / h) * h) + " ms");

@@ -158,11 +158,11 @@ public final class NetworkBuilder {
         if (!model.hasActivityWindow()) {
             return new double[] {0.0, Double.POSITIVE_INFINITY, 0.0};
         }
-        String who = ActivityWindow.nodes(model, first, n);
         double[] w = {v[model.parameterIndex("start")], v[model.parameterIndex("stop")], v[model.parameterIndex("origin")]};
-        ActivityWindow.check(who, w[0], w[1], w[2], resolutionMs());
+        ActivityWindow.check(model, first, n, w[0], w[1], w[2], resolutionMs());
         if (model == NodeModel.MULTIMETER) {
-            ActivityWindow.checkInterval(who, v[model.parameterIndex("interval")], resolutionMs());
+            ActivityWindow.checkInterval(ActivityWindow.nodes(model, first, n), v[model.parameterIndex("interval")],
+                    resolutionMs());
         }
         return w;
     }

@@ -249,9 +249,10 @@ public final class SpikingNetwork implements AutoCloseable {
         } else if (m == NodeModel.DC_GENERATOR && "amplitude".equals(name)) {
             setAmplitude(id, value);
         } else if (m.hasActivityWindow() && window >= 0) {
-            double[] w = {engine.window(id, 0), engine.window(id, 1), engine.window(id, 2)};
-            w[window] = value;
-            ActivityWindow.check(m + " node " + id, w[0], w[1], w[2], resolutionMs());
+            double start = window == 0 ? value : engine.window(id, 0);
+            double stop = window == 1 ? value : engine.window(id, 1);
+            double origin = window == 2 ? value : engine.window(id, 2);
+            ActivityWindow.check(m, id, 1, start, stop, origin, resolutionMs());
             engine.setWindow(id, window, value);
         } else if (m == NodeModel.MULTIMETER && "interval".equals(name)) {
             throw new IllegalArgumentException("cannot set 'interval' of multimeter node " + id + ": it is fixed once the"
