@@ -1,6 +1,7 @@
 package io.tandem.cle;
 
 import io.tandem.neuro.NodeModel;
+import io.tandem.neuro.SampleHandler;
 import io.tandem.neuro.SpikeHandler;
 import io.tandem.neuro.SpikingNetwork;
 import java.util.ArrayList;
@@ -13,11 +14,15 @@ import java.util.Map;
  * (NRP-core's nest_json engine). Its timestep is the network's resolution; an advance is NEST's
  * {@code Simulate}. Devices: {@link PoissonSource} and {@link DcSource} (commands, applied with
  * {@code SetStatus} at the sync, so they act from the next advance on, as in NEST),
- * {@link LeakyIntegrator} and {@link PopulationRate} (the cell's V_m after the advance) and
- * {@link SpikeRecorder} (the spikes of the advance). Build the devices' nodes with
- * {@link BrainDevices}, or name nodes a network already has (e.g. the Braitenberg brain's).
+ * {@link LeakyIntegrator} and {@link PopulationRate} (the cell's V_m after the advance),
+ * {@link SpikeRecorder} (the spikes of the advance) and {@link Multimeter} (a NEST multimeter's
+ * samples of the advance). Build the devices' nodes with
+ * {@link BrainDevices}, or name nodes a network already has (e.g. the Braitenberg brain's). A
+ * generator's activity window set on its device ({@link PoissonSource#setWindowMs}) is applied
+ * with {@link SpikingNetwork#set} at the sync, like its rate or amplitude.
  *
- * <p>Threads as {@link Engine}; nothing allocates per step (see {@link SpikeRecorder} for growth).
+ * <p>Threads as {@link Engine}; nothing allocates per step (see {@link SpikeRecorder} and
+ * {@link Multimeter} for growth).
  * Closing the engine closes the network.
  */
 public final class BrainEngine implements Engine {
@@ -35,6 +40,9 @@ public final class BrainEngine implements Engine {
     private final SpikeRecorder[] recorders;
     private final int[] recorderNode;
     private final RecorderSink[] sinks;
+    private final Multimeter[] meters;
+    private final int[] meterNode;
+    private final MeterSink[] meterSinks;
 
     private BrainEngine(Builder b) {
         this.name = b.name;
@@ -50,6 +58,8 @@ public final class BrainEngine implements Engine {
         List<Integer> liN = new ArrayList<>();
         List<Integer> prN = new ArrayList<>();
         List<Integer> srN = new ArrayList<>();
+        List<Multimeter> mm = new ArrayList<>();
+        List<Integer> mmN = new ArrayList<>();
         for (Map.Entry<String, int[]> e : b.specs.entrySet()) {
             String dn = e.getKey();
             int kind = e.getValue()[0];
@@ -57,13 +67,15 @@ public final class BrainEngine implements Engine {
             Device d;
             switch (kind) {
                 case POISSON:
-                    PoissonSource p = new PoissonSource(dn, name, network.rate(node));
+                    PoissonSource p = new PoissonSource(dn, name, network.rate(node), network.resolutionMs(),
+                            network.get(node, "start"), network.get(node, "stop"), network.get(node, "origin"));
                     ps.add(p);
                     psN.add(node);
                     d = p;
                     break;
                 case DC:
-                    DcSource c = new DcSource(dn, name, network.amplitude(node));
+                    DcSource c = new DcSource(dn, name, network.amplitude(node), network.resolutionMs(),
+                            network.get(node, "start"), network.get(node, "stop"), network.get(node, "origin"));
                     ds.add(c);
                     dsN.add(node);
                     d = c;
@@ -86,6 +98,12 @@ public final class BrainEngine implements Engine {
                     srN.add(node);
                     d = s;
                     break;
+                case MULTIMETER:
+                    Multimeter meter = new Multimeter(dn, name, network.recordFrom(node), 1024);
+                    mm.add(meter);
+                    mmN.add(node);
+                    d = meter;
+                    break;
                 default:
                     throw new AssertionError(kind);
             }
@@ -104,6 +122,12 @@ public final class BrainEngine implements Engine {
         sinks = new RecorderSink[recorders.length];
         for (int i = 0; i < sinks.length; i++) {
             sinks[i] = new RecorderSink(recorders[i]);
+        }
+        meters = mm.toArray(new Multimeter[0]);
+        meterNode = ints(mmN);
+        meterSinks = new MeterSink[meters.length];
+        for (int i = 0; i < meters.length; i++) {
+            meterSinks[i] = new MeterSink(meters[i]);
         }
     }
 
@@ -176,11 +200,29 @@ public final class BrainEngine implements Engine {
             if (poisson[i].takeChanged()) {
                 network.setRate(poissonNode[i], poisson[i].rate());
             }
+            if (poisson[i].takeWindowChanged()) {
+                setWindow(poissonNode[i], poisson[i].startMs(), poisson[i].stopMs(), poisson[i].originMs());
+            }
         }
         for (int i = 0; i < dc.length; i++) {
             if (dc[i].takeChanged()) {
                 network.setAmplitude(dcNode[i], dc[i].amplitude());
             }
+            if (dc[i].takeWindowChanged()) {
+                setWindow(dcNode[i], dc[i].startMs(), dc[i].stopMs(), dc[i].originMs());
+            }
+        }
+    }
+
+    /** Applies a window the device checked, in an order whose every intermediate window is valid (stop >= start). */
+    private void setWindow(int node, double start, double stop, double origin) {
+        network.set(node, "origin", origin);
+        if (start > network.get(node, "stop")) {
+            network.set(node, "stop", stop);
+            network.set(node, "start", start);
+        } else {
+            network.set(node, "start", start);
+            network.set(node, "stop", stop);
         }
     }
 
@@ -200,6 +242,10 @@ public final class BrainEngine implements Engine {
         for (int i = 0; i < recorders.length; i++) {
             recorders[i].beginPublish();
             network.drainSpikes(recorderNode[i], sinks[i]);
+        }
+        for (int i = 0; i < meters.length; i++) {
+            meters[i].beginPublish();
+            network.drainSamples(meterNode[i], meterSinks[i]);
         }
     }
 
@@ -228,11 +274,26 @@ public final class BrainEngine implements Engine {
         }
     }
 
+    /** Forwards drained samples into a multimeter device's back buffer (preallocated; no capture). */
+    private static final class MeterSink implements SampleHandler {
+        private final Multimeter device;
+
+        MeterSink(Multimeter device) {
+            this.device = device;
+        }
+
+        @Override
+        public void onSample(int sender, long timeNs, double[] values, int offset, int count) {
+            device.publishSample(sender, timeNs, values, offset);
+        }
+    }
+
     private static final int POISSON = 0;
     private static final int DC = 1;
     private static final int INTEGRATOR = 2;
     private static final int RATE = 3;
     private static final int RECORDER = 4;
+    private static final int MULTIMETER = 5;
 
     /** Names device nodes of the network; each is checked against its node model. Not thread-safe. */
     public static final class Builder {
@@ -294,6 +355,15 @@ public final class BrainEngine implements Engine {
          */
         public Builder spikeRecorder(String device, int node) {
             return add(device, RECORDER, node, NodeModel.SPIKE_RECORDER);
+        }
+
+        /**
+         * @param device the device's name
+         * @param node   a {@code multimeter} node (its record_from gives the device's variables)
+         * @return this
+         */
+        public Builder multimeter(String device, int node) {
+            return add(device, MULTIMETER, node, NodeModel.MULTIMETER);
         }
 
         private Builder add(String device, int kind, int node, NodeModel model) {

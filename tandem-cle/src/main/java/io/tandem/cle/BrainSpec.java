@@ -344,21 +344,31 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
     }
 
     /**
-     * A device (the NRP's brain devices).
+     * A device (the NRP's brain devices, and NEST's multimeter).
      *
-     * @param type        poisson, dc_source, leaky_integrator_alpha, leaky_integrator_exp or spike_recorder
+     * @param type        poisson, dc_source, leaky_integrator_alpha, leaky_integrator_exp, spike_recorder or
+     *                    multimeter
      * @param model       the NEST model of its nodes
      * @param targetsText the target selector as written
      * @param targets     the target node ids
      * @param params      its nodes' NEST parameters, defaults included (immutable)
      * @param weight      the weight of its connections
      * @param delayMs     the delay of its connections (ms)
+     * @param recordFrom  a multimeter's variables (NEST's record_from; empty for the other types; immutable)
      */
     record DeviceSpec(String name, String type, NodeModel model, String targetsText, Population targets,
-            Map<String, Double> params, double weight, double delayMs, ExperimentFileLocation location) {
+            Map<String, Double> params, double weight, double delayMs, ExperimentFileLocation location,
+            List<String> recordFrom) {
         /** Copies the parameters, keeping their order. */
         public DeviceSpec {
             params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
+            recordFrom = List.copyOf(recordFrom);
+        }
+
+        /** A device that is not a multimeter. */
+        public DeviceSpec(String name, String type, NodeModel model, String targetsText, Population targets,
+                Map<String, Double> params, double weight, double delayMs, ExperimentFileLocation location) {
+            this(name, type, model, targetsText, targets, params, weight, delayMs, location, List.of());
         }
 
         /** @return whether the device has one node per target (the leaky integrators) */
@@ -373,7 +383,12 @@ public sealed interface BrainSpec permits BrainSpec.Builtin, BrainSpec.Nest {
 
         void define(NetworkBuilder b, boolean validateOnly) {
             Population nodes = b.create(model, nodeCount(), params);
-            if (model == NodeModel.SPIKE_RECORDER) {
+            if (model == NodeModel.MULTIMETER) {
+                // NEST's Connect(multimeter, neurons): the multimeter is the source
+                b.recordFrom(nodes, recordFrom.toArray(new String[0]));
+                Nest.connect(b, nodes, targets, Connector.allToAll(), SynapseSpec.staticSynapse(1.0, delayMs),
+                        validateOnly);
+            } else if (model == NodeModel.SPIKE_RECORDER) {
                 Nest.connect(b, targets, nodes, Connector.allToAll(), SynapseSpec.staticSynapse(1.0, delayMs),
                         validateOnly);
             } else if (perTarget()) {

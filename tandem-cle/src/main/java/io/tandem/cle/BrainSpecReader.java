@@ -134,6 +134,11 @@ final class BrainSpecReader {
             next += n;
             Member mm = p.member("model");
             NodeModel model = model(mm);
+            if (model == NodeModel.MULTIMETER) {
+                r.problem(mm, "declare a multimeter as a device, {\"name\": ..., \"type\": \"multimeter\", \"targets\":"
+                        + " ..., \"record_from\": [\"V_m\"]}: it needs record_from and is connected to its targets");
+                model = null;
+            }
             Map<String, Double> params = numbers(p.member("params"));
             if (model != null && nodeParams(model, p.member("params"), params, resolutionNs, nm)) {
                 pops.add(new BrainSpec.PopulationSpec(name, model, n, params, r.loc(p.line(), p.column())));
@@ -250,7 +255,8 @@ final class BrainSpecReader {
             SpikingNetwork.builder().resolutionNs(resolutionNs).create(model, 1, params);
             return null;
         } catch (IllegalArgumentException e) {
-            return e.getMessage();
+            // the scratch builder's node id means nothing in the file: the line says which node it is
+            return e.getMessage().replace(model.nestName() + " node 0: ", model.nestName() + ": ");
         }
     }
 
@@ -338,6 +344,9 @@ final class BrainSpecReader {
             case "spike_recorder":
                 model = NodeModel.SPIKE_RECORDER;
                 break;
+            case "multimeter":
+                model = NodeModel.MULTIMETER;
+                break;
             default:
                 // the schema admits only the types above
                 throw new IllegalStateException("unchecked device type " + type);
@@ -349,6 +358,15 @@ final class BrainSpecReader {
                 }
             }
         }
+        if (model == NodeModel.MULTIMETER) {
+            for (String key : List.of("weight", "delay_ms")) {
+                if (d.member(key) != null) {
+                    r.problem(d.member(key), "a multimeter has no \"" + key + "\" (it samples, it sends nothing): remove"
+                            + " it; its params are interval, start, stop and origin");
+                }
+            }
+        }
+        List<String> recordFrom = recordFrom(d, model, nm);
         Member pm = d.member("params");
         params.putAll(numbers(pm));
         boolean ok = nodeParams(model, pm, params, resolutionNs, nm) && targets != null;
@@ -359,8 +377,61 @@ final class BrainSpecReader {
         if (!ok) {
             return null;
         }
+        if (recordFrom == null) {
+            return null;
+        }
         return new BrainSpec.DeviceSpec(name, type, model, text(d.get("targets")), targets, params, weight, delayMs,
-                r.loc(d.line(), d.column()));
+                r.loc(d.line(), d.column()), recordFrom);
+    }
+
+    /** @return a multimeter's record_from (empty for other devices), or null after reporting problems */
+    private List<String> recordFrom(JsonObject d, NodeModel model, Member owner) {
+        Member rm = d.member("record_from");
+        if (model != NodeModel.MULTIMETER) {
+            if (rm != null) {
+                r.problem(rm, "\"record_from\" is for multimeter devices: remove it, or set \"type\": \"multimeter\"");
+                return null;
+            }
+            return List.of();
+        }
+        if (rm == null) {
+            // at the device, as the schema reports a missing key at its object
+            r.problem(d.line(), d.column(), "multimeter \"" + ((JsonString) owner.value()).value() + "\" needs"
+                    + " \"record_from\": the variables to sample, e.g. [\"V_m\"] (" + recordables() + ")");
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        boolean ok = true;
+        for (JsonValue item : ((JsonArray) rm.value()).items()) {
+            String v = ((JsonString) item).value();
+            if (!recordables().contains(v)) {
+                String close = ExperimentFileSchema.closest(v, recordables());
+                r.problem(item.line(), item.column(), "unknown record_from variable " + JsonValue.describe(item) + "; valid: "
+                        + recordables() + " (V_m for every neuron model, I_syn_ex and I_syn_in for iaf_psc_alpha and"
+                        + " iaf_psc_exp, g_ex and g_in for iaf_cond_alpha)" + (close == null ? "" : "; did you mean \""
+                        + close + "\"?"));
+                ok = false;
+            } else if (out.contains(v)) {
+                r.problem(item.line(), item.column(), "record_from names \"" + v + "\" twice: list each variable once");
+                ok = false;
+            } else {
+                out.add(v);
+            }
+        }
+        return ok ? out : null;
+    }
+
+    /** @return every variable some neuron model can record, in NodeModel order */
+    private static List<String> recordables() {
+        List<String> all = new ArrayList<>();
+        for (NodeModel m : NodeModel.values()) {
+            for (String v : m.recordables()) {
+                if (!all.contains(v)) {
+                    all.add(v);
+                }
+            }
+        }
+        return all;
     }
 
     // ---- selectors

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: use a loop from one thread (the loop thread). In PARALLEL mode it owns one thread
  * per engine; {@link #close()} it. A run's steps allocate nothing beyond what engines, transfer
- * functions and the progress handler do (recorded spikes grow their buffer by doubling).
+ * functions and the progress handler do (recorded spikes and samples grow their buffers by doubling).
  */
 public final class ClosedLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClosedLoop.class);
@@ -76,9 +76,12 @@ public final class ClosedLoop implements AutoCloseable {
     private final Trajectory trajectory;
     private final ModelPose trajectoryPose;
     private final Map<String, ModelPose> tracked;
-    private final SpikeTrains spikes;
-    private final SpikeRecorder spikeDevice;
-    private final int spikeEngine;
+    private final SpikeTrains[] spikes; // per recorded spike recorder, in recordSpikes order
+    private final SpikeRecorder[] spikeDevices;
+    private final int[] spikeEngines;
+    private final MultimeterTraces[] traces; // per recorded multimeter, in recordSamples order
+    private final Multimeter[] meterDevices;
+    private final int[] meterEngines;
     private long timeNs;
     private long iteration;
     private boolean initialized;
@@ -86,7 +89,8 @@ public final class ClosedLoop implements AutoCloseable {
     private boolean closed;
 
     private ClosedLoop(Builder b, List<TransferFunction> sorted, int[] tfEngine, Device[][] devices,
-            ModelPose trajectoryPose, Map<String, ModelPose> tracked, SpikeRecorder spikeDevice, int spikeEngine) {
+            ModelPose trajectoryPose, Map<String, ModelPose> tracked, SpikeRecorder[] spikeDevices, int[] spikeEngines,
+            Multimeter[] meterDevices, int[] meterEngines) {
         int n = b.engines.size();
         this.engines = b.engines.toArray(new Engine[0]);
         this.syncStepNs = new long[n];
@@ -108,9 +112,18 @@ public final class ClosedLoop implements AutoCloseable {
         this.trajectoryPose = trajectoryPose;
         this.trajectory = trajectoryPose == null ? null : new Trajectory(trajectoryPose.name());
         this.tracked = tracked;
-        this.spikeDevice = spikeDevice;
-        this.spikeEngine = spikeEngine;
-        this.spikes = spikeDevice == null ? null : new SpikeTrains(spikeDevice.name());
+        this.spikeDevices = spikeDevices;
+        this.spikeEngines = spikeEngines;
+        this.spikes = new SpikeTrains[spikeDevices.length];
+        for (int i = 0; i < spikes.length; i++) {
+            spikes[i] = new SpikeTrains(spikeDevices[i].name());
+        }
+        this.meterDevices = meterDevices;
+        this.meterEngines = meterEngines;
+        this.traces = new MultimeterTraces[meterDevices.length];
+        for (int i = 0; i < traces.length; i++) {
+            traces[i] = new MultimeterTraces(meterDevices[i].name(), meterDevices[i].recordFrom());
+        }
         this.workers = new EngineWorker[mode == SyncMode.PARALLEL ? n : 0];
     }
 
@@ -172,9 +185,22 @@ public final class ClosedLoop implements AutoCloseable {
         return trajectory;
     }
 
-    /** @return the recorded spikes, or null when none were asked for ({@link Builder#recordSpikes}) */
+    /**
+     * @return the spikes of the first recorder asked for, or null when none were
+     *         ({@link Builder#recordSpikes})
+     */
     public SpikeTrains spikeTrains() {
-        return spikes;
+        return spikes.length == 0 ? null : spikes[0];
+    }
+
+    /** @return the recorded spikes of every recorder asked for, in {@link Builder#recordSpikes} order (immutable) */
+    public List<SpikeTrains> allSpikeTrains() {
+        return List.of(spikes);
+    }
+
+    /** @return the recorded samples of every multimeter asked for, in {@link Builder#recordSamples} order (immutable) */
+    public List<MultimeterTraces> multimeterTraces() {
+        return List.of(traces);
     }
 
     /**
@@ -381,15 +407,23 @@ public final class ClosedLoop implements AutoCloseable {
         }
     }
 
-    /** Latches the devices of the engines flagged in {@link #syncing}, and collects their spikes. */
+    /** Latches the devices of the engines flagged in {@link #syncing}, and collects their spikes and samples. */
     private void latchSyncing() {
         for (int e = 0; e < engines.length; e++) {
             if (!syncing[e]) {
                 continue;
             }
-            if (spikeDevice != null && spikeEngine == e && spikeDevice.published) {
-                spikeDevice.latch();
-                spikes.append(spikeDevice);
+            for (int i = 0; i < spikeDevices.length; i++) {
+                if (spikeEngines[i] == e && spikeDevices[i].published) {
+                    spikeDevices[i].latch();
+                    spikes[i].append(spikeDevices[i]);
+                }
+            }
+            for (int i = 0; i < meterDevices.length; i++) {
+                if (meterEngines[i] == e && meterDevices[i].published) {
+                    meterDevices[i].latch();
+                    traces[i].append(meterDevices[i]);
+                }
             }
             Device[] d = devices[e];
             for (int i = 0; i < d.length; i++) {
@@ -437,8 +471,11 @@ public final class ClosedLoop implements AutoCloseable {
         if (trajectory != null) {
             trajectory.clear();
         }
-        if (spikes != null) {
-            spikes.clear();
+        for (SpikeTrains t : spikes) {
+            t.clear();
+        }
+        for (MultimeterTraces t : traces) {
+            t.clear();
         }
         failed = false;
         if (initialized) {
@@ -493,7 +530,8 @@ public final class ClosedLoop implements AutoCloseable {
         private long timeoutNs;
         private LongSupplier clock = SystemNanoClock.MONOTONIC_NS;
         private String trajectoryModel;
-        private String spikeRecorder;
+        private final List<String> spikeRecorders = new ArrayList<>();
+        private final List<String> multimeters = new ArrayList<>();
 
         private Builder() {
         }
@@ -654,13 +692,30 @@ public final class ClosedLoop implements AutoCloseable {
         }
 
         /**
-         * Accumulates the spikes of a {@link SpikeRecorder} device ({@link ClosedLoop#spikeTrains()}).
+         * Accumulates the spikes of a {@link SpikeRecorder} device ({@link ClosedLoop#allSpikeTrains()};
+         * the first one asked for is {@link ClosedLoop#spikeTrains()}). Call it once per recorder.
          *
          * @param recorder the device's name
          * @return this
          */
         public Builder recordSpikes(String recorder) {
-            spikeRecorder = recorder;
+            if (!spikeRecorders.contains(recorder)) {
+                spikeRecorders.add(recorder);
+            }
+            return this;
+        }
+
+        /**
+         * Accumulates the samples of a {@link Multimeter} device ({@link ClosedLoop#multimeterTraces()}).
+         * Call it once per multimeter.
+         *
+         * @param multimeter the device's name
+         * @return this
+         */
+        public Builder recordSamples(String multimeter) {
+            if (!multimeters.contains(multimeter)) {
+                multimeters.add(multimeter);
+            }
             return this;
         }
 
@@ -736,18 +791,30 @@ public final class ClosedLoop implements AutoCloseable {
             if (trajectoryModel != null) {
                 trajectoryPose = tracked.get(trajectoryModel);
             }
-            SpikeRecorder spikeDevice = null;
-            int spikeEngine = -1;
-            if (spikeRecorder != null) {
+            SpikeRecorder[] spikeDevices = new SpikeRecorder[spikeRecorders.size()];
+            int[] spikeEngines = new int[spikeDevices.length];
+            for (int i = 0; i < spikeDevices.length; i++) {
+                String r = spikeRecorders.get(i);
                 try {
-                    spikeDevice = binder.device(spikeRecorder, SpikeRecorder.class);
+                    spikeDevices[i] = binder.device(r, SpikeRecorder.class);
                 } catch (IllegalArgumentException x) {
-                    throw new IllegalArgumentException("cannot record spikes of '" + spikeRecorder + "': " + x.getMessage(), x);
+                    throw new IllegalArgumentException("cannot record spikes of '" + r + "': " + x.getMessage(), x);
                 }
-                spikeEngine = binder.engineOf(spikeDevice);
+                spikeEngines[i] = binder.engineOf(spikeDevices[i]);
             }
-            return new ClosedLoop(this, sorted, tfEngine, binder.devicesPerEngine(), trajectoryPose, tracked, spikeDevice,
-                    spikeEngine);
+            Multimeter[] meterDevices = new Multimeter[multimeters.size()];
+            int[] meterEngines = new int[meterDevices.length];
+            for (int i = 0; i < meterDevices.length; i++) {
+                String m = multimeters.get(i);
+                try {
+                    meterDevices[i] = binder.device(m, Multimeter.class);
+                } catch (IllegalArgumentException x) {
+                    throw new IllegalArgumentException("cannot record samples of '" + m + "': " + x.getMessage(), x);
+                }
+                meterEngines[i] = binder.engineOf(meterDevices[i]);
+            }
+            return new ClosedLoop(this, sorted, tfEngine, binder.devicesPerEngine(), trajectoryPose, tracked, spikeDevices,
+                    spikeEngines, meterDevices, meterEngines);
         }
 
         private static long roundUp(long v, long m) {

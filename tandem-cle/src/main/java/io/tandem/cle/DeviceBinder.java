@@ -42,6 +42,11 @@ public interface DeviceBinder {
         return device(name, SpikeRecorder.class);
     }
 
+    /** @return the multimeter device {@code name} (reading: the last interval's samples) */
+    default Multimeter multimeter(String name) {
+        return device(name, Multimeter.class);
+    }
+
     /** @return the joint state of joint {@code scopedName} (model::joint) */
     default JointState jointState(String scopedName) {
         return device(scopedName, JointState.class);

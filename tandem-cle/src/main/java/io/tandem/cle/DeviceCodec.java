@@ -6,8 +6,8 @@ package io.tandem.cle;
  * Per device type: an id (one byte, part of the protocol: never renumber, add new ids at the end
  * and raise EngineProtocol.VERSION when an encoding changes), a descriptor (what a client needs to
  * build its mirror of a server's device) and a value. Values, little-endian:
- *   PoissonSource         rate Hz (double)
- *   DcSource              amplitude pA (double)
+ *   PoissonSource         rate Hz, then the window start, stop, origin ms (doubles)
+ *   DcSource              amplitude pA, then the window start, stop, origin ms (doubles)
  *   LeakyIntegrator       V_m mV (double)
  *   PopulationRate        rate Hz (double)
  *   SpikeRecorder         count (int), then count x (sender int, time ns long)
@@ -16,6 +16,10 @@ package io.tandem.cle;
  *   ModelPose             x, y, z, qw, qx, qy, qz (doubles)
  *   JointVelocityCommand  velocity (double)
  *   TwistCommand          linear x, angular z (doubles)
+ *   Multimeter            count (int), then count x (sender int, time ns long, one double per variable);
+ *                         its descriptor is its record_from (strings)
+ * The generators' descriptors: the initial value, the resolution (ms, NaN if unknown) and the
+ * initial window (start, stop, origin ms). Version 2 added the windows and the multimeter.
  * Doubles travel as raw bits, so values (NaN included) arrive bitwise. A command device's value is
  * what transfer functions last set; writing it takes nothing, reading it calls the setter (so the
  * engine applies it at its next applyInputs). A reading device's value is its front buffer (the
@@ -34,8 +38,11 @@ final class DeviceCodec {
     static final byte MODEL_POSE = 8;
     static final byte JOINT_VELOCITY = 9;
     static final byte TWIST = 10;
+    static final byte MULTIMETER = 11;
     /** the spikes a mirror recorder preallocates (it grows by doubling) */
     private static final int MIRROR_SPIKES = 1024;
+    /** the rows a mirror multimeter preallocates (it grows by doubling) */
+    private static final int MIRROR_SAMPLES = 1024;
 
     private DeviceCodec() {
     }
@@ -65,6 +72,8 @@ final class DeviceCodec {
             return JOINT_VELOCITY;
         } else if (type == TwistCommand.class) {
             return TWIST;
+        } else if (type == Multimeter.class) {
+            return MULTIMETER;
         }
         return 0;
     }
@@ -86,6 +95,7 @@ final class DeviceCodec {
             case MODEL_POSE: return ModelPose.class;
             case JOINT_VELOCITY: return JointVelocityCommand.class;
             case TWIST: return TwistCommand.class;
+            case MULTIMETER: return Multimeter.class;
             default: throw new IllegalArgumentException("unknown device type id " + id);
         }
     }
@@ -94,14 +104,21 @@ final class DeviceCodec {
     static void writeDescriptor(Device d, EngineProtocol.Writer w) {
         switch (typeId(d.getClass())) {
             case POISSON:
-                w.putDouble(((PoissonSource) d).initial());
+            case DC: {
+                ScalarCommand c = (ScalarCommand) d;
+                w.putDouble(c.initial());
+                w.putDouble(c.resolutionMs());
+                for (double x : c.initialWindow()) {
+                    w.putDouble(x);
+                }
                 break;
-            case DC:
-                w.putDouble(((DcSource) d).initial());
-                break;
+            }
             case CAMERA:
                 w.putInt(((CameraImage) d).width());
                 w.putInt(((CameraImage) d).height());
+                break;
+            case MULTIMETER:
+                w.putStrings(((Multimeter) d).recordFrom());
                 break;
             default:
                 break;
@@ -119,8 +136,20 @@ final class DeviceCodec {
      */
     static Device readDescriptor(int id, String name, String engine, EngineProtocol.Reader r) {
         switch (id) {
-            case POISSON: return new PoissonSource(name, engine, r.getDouble());
-            case DC: return new DcSource(name, engine, r.getDouble());
+            case POISSON: {
+                double rate = r.getDouble();
+                double h = r.getDouble();
+                double start = r.getDouble();
+                double stop = r.getDouble();
+                return new PoissonSource(name, engine, rate, h, start, stop, r.getDouble());
+            }
+            case DC: {
+                double amplitude = r.getDouble();
+                double h = r.getDouble();
+                double start = r.getDouble();
+                double stop = r.getDouble();
+                return new DcSource(name, engine, amplitude, h, start, stop, r.getDouble());
+            }
             case LEAKY_INTEGRATOR: return new LeakyIntegrator(name, engine);
             case POPULATION_RATE: return new PopulationRate(name, engine);
             case SPIKE_RECORDER: return new SpikeRecorder(name, engine, MIRROR_SPIKES);
@@ -129,6 +158,7 @@ final class DeviceCodec {
             case MODEL_POSE: return new ModelPose(name, engine);
             case JOINT_VELOCITY: return new JointVelocityCommand(name, engine);
             case TWIST: return new TwistCommand(name, engine);
+            case MULTIMETER: return new Multimeter(name, engine, r.getStrings(), MIRROR_SAMPLES);
             default: throw new IllegalArgumentException("unknown device type id " + id);
         }
     }
@@ -160,11 +190,14 @@ final class DeviceCodec {
     static void writeValue(int id, Device d, EngineProtocol.Writer w) {
         switch (id) {
             case POISSON:
-                w.putDouble(((PoissonSource) d).rate());
+            case DC: {
+                ScalarCommand c = (ScalarCommand) d;
+                w.putDouble(c.value());
+                w.putDouble(c.start());
+                w.putDouble(c.stop());
+                w.putDouble(c.origin());
                 break;
-            case DC:
-                w.putDouble(((DcSource) d).amplitude());
-                break;
+            }
             case LEAKY_INTEGRATOR:
                 w.putDouble(((LeakyIntegrator) d).voltage());
                 break;
@@ -212,6 +245,20 @@ final class DeviceCodec {
                 w.putDouble(((TwistCommand) d).linearX());
                 w.putDouble(((TwistCommand) d).angularZ());
                 break;
+            case MULTIMETER: {
+                Multimeter m = (Multimeter) d;
+                int n = m.count();
+                int width = m.recordFrom().size();
+                w.putInt(n);
+                for (int i = 0; i < n; i++) {
+                    w.putInt(m.sender(i));
+                    w.putLong(m.timeNs(i));
+                    for (int v = 0; v < width; v++) {
+                        w.putDouble(m.value(i, v));
+                    }
+                }
+                break;
+            }
             default:
                 throw new IllegalArgumentException("unknown device type id " + id);
         }
@@ -228,12 +275,20 @@ final class DeviceCodec {
      */
     static void readValue(int id, Device d, EngineProtocol.Reader r) {
         switch (id) {
-            case POISSON:
+            case POISSON: {
                 ((PoissonSource) d).setRate(r.getDouble());
+                double start = r.getDouble();
+                double stop = r.getDouble();
+                ((PoissonSource) d).setWindowMs(start, stop, r.getDouble());
                 break;
-            case DC:
+            }
+            case DC: {
                 ((DcSource) d).setAmplitude(r.getDouble());
+                double start = r.getDouble();
+                double stop = r.getDouble();
+                ((DcSource) d).setWindowMs(start, stop, r.getDouble());
                 break;
+            }
             case LEAKY_INTEGRATOR:
                 ((LeakyIntegrator) d).publish(r.getDouble());
                 break;
@@ -288,6 +343,24 @@ final class DeviceCodec {
             case TWIST: {
                 double linear = r.getDouble();
                 ((TwistCommand) d).set(linear, r.getDouble());
+                break;
+            }
+            case MULTIMETER: {
+                Multimeter m = (Multimeter) d;
+                int n = r.getInt();
+                if (n < 0) {
+                    throw new IllegalArgumentException("multimeter '" + d.name() + "': negative row count " + n);
+                }
+                double[] row = m.rowScratch();
+                m.beginPublish();
+                for (int i = 0; i < n; i++) {
+                    int sender = r.getInt();
+                    long t = r.getLong();
+                    for (int v = 0; v < row.length; v++) {
+                        row[v] = r.getDouble();
+                    }
+                    m.publishSample(sender, t, row, 0);
+                }
                 break;
             }
             default:

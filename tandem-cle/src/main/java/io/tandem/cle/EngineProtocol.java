@@ -39,8 +39,8 @@ import java.util.List;
 
 /** The remote-engine protocol: constants, and the frame writer and reader. Stateless. */
 final class EngineProtocol {
-    /** the protocol version; frames of another version are refused naming both */
-    static final byte VERSION = 1;
+    /** the protocol version; frames of another version are refused naming both (2: generator windows, multimeter) */
+    static final byte VERSION = 2;
     static final byte ATTACH = 1;
     static final byte HELLO = 2;
     static final byte DEVICE = 3;

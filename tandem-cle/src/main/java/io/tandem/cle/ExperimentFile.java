@@ -308,17 +308,25 @@ public record ExperimentFile(Path source, String name, String description, Map<S
     /**
      * Output file names, relative to the run's output folder.
      *
-     * @param spikes     spike trains of the spike_recorder devices (CSV)
+     * @param spikes     spike trains of every spike_recorder device (CSV {@code time_ms,recorder,node})
      * @param trajectory the robot's pose per loop step (CSV)
+     * @param multimeter samples of every multimeter device (CSV
+     *                   {@code time_ms,multimeter,node,<variables>}), written when the brain has one
      */
-    public record Outputs(String spikes, String trajectory) {
+    public record Outputs(String spikes, String trajectory, String multimeter) {
         /** The defaults. */
-        public static final Outputs DEFAULT = new Outputs("spikes.csv", "trajectory.csv");
+        public static final Outputs DEFAULT = new Outputs("spikes.csv", "trajectory.csv", "multimeter.csv");
 
         /** Validates. */
         public Outputs {
             Objects.requireNonNull(spikes, "spikes");
             Objects.requireNonNull(trajectory, "trajectory");
+            Objects.requireNonNull(multimeter, "multimeter");
+        }
+
+        /** Spike and trajectory files, the multimeter's default ({@code multimeter.csv}). */
+        public Outputs(String spikes, String trajectory) {
+            this(spikes, trajectory, DEFAULT.multimeter());
         }
 
         /** @return the spike file in {@code outputDir} */
@@ -329,6 +337,11 @@ public record ExperimentFile(Path source, String name, String description, Map<S
         /** @return the trajectory file in {@code outputDir} */
         public Path trajectoryIn(Path outputDir) {
             return outputDir.resolve(trajectory);
+        }
+
+        /** @return the multimeter file in {@code outputDir} */
+        public Path multimeterIn(Path outputDir) {
+            return outputDir.resolve(multimeter);
         }
     }
 }

@@ -698,11 +698,19 @@ final class ExperimentFileReader {
         JsonObject o = (JsonObject) v;
         String spikes = outputName(o.member("spikes"), ExperimentFile.Outputs.DEFAULT.spikes());
         String trajectory = outputName(o.member("trajectory"), ExperimentFile.Outputs.DEFAULT.trajectory());
-        if (spikes != null && spikes.equals(trajectory)) {
-            problem(o.line(), o.column(), "\"spikes\" and \"trajectory\" are the same file \"" + spikes
-                    + "\": give them different names");
+        String multimeter = outputName(o.member("multimeter"), ExperimentFile.Outputs.DEFAULT.multimeter());
+        String[] keys = {"spikes", "trajectory", "multimeter"};
+        String[] names = {spikes, trajectory, multimeter};
+        for (int i = 0; i < names.length; i++) {
+            for (int j = i + 1; j < names.length; j++) {
+                if (names[i] != null && names[i].equals(names[j])) {
+                    problem(o.line(), o.column(), "\"" + keys[i] + "\" and \"" + keys[j] + "\" are the same file \""
+                            + names[i] + "\": give them different names");
+                }
+            }
         }
-        return spikes == null || trajectory == null ? null : new ExperimentFile.Outputs(spikes, trajectory);
+        return spikes == null || trajectory == null || multimeter == null ? null
+                : new ExperimentFile.Outputs(spikes, trajectory, multimeter);
     }
 
     private String outputName(Member m, String defaultName) {

@@ -177,8 +177,8 @@ final class ExperimentFileSchema {
     // ---- the experiment file
 
     /** Device types: the NRP's device names. */
-    static final List<String> DEVICE_TYPES =
-            List.of("poisson", "dc_source", "leaky_integrator_alpha", "leaky_integrator_exp", "spike_recorder");
+    static final List<String> DEVICE_TYPES = List.of("poisson", "dc_source", "leaky_integrator_alpha",
+            "leaky_integrator_exp", "spike_recorder", "multimeter");
 
     static final Node SELECTOR = new OneOf("Nodes of the brain: a selector string (\"sensors\", \"sensors[4]\","
             + " \"sensors[0:3:2]\", \"sensors[0,2]\", \"sensors[1:] + go_on\": population or view names with Python"
@@ -201,13 +201,15 @@ final class ExperimentFileSchema {
             List.of(str("A string value."), number("A number value."), new Bool("A boolean value.")),
             "a string, number or boolean");
 
-    static final Obj PARAMS_NUMBERS = map("Model parameters by NEST name, in NEST units (mV, pA, pF, nS, ms, Hz).",
-            number("A parameter value."));
+    static final Obj PARAMS_NUMBERS = map("Model parameters by NEST name, in NEST units (mV, pA, pF, nS, ms, Hz);"
+            + " generators and multimeters also take NEST's start, stop and origin (ms, multiples of the resolution,"
+            + " stop >= start): active for times in (origin + start, origin + stop].", number("A parameter value."));
 
     static final Obj POPULATION = obj("Neurons (or other nodes) created together, like NEST's Create(model, n, params).",
             req("name", str("The population's name (selectors refer to it).")),
             req("model", str("The NEST model name: iaf_psc_alpha, iaf_psc_exp, iaf_cond_alpha, poisson_generator,"
-                    + " dc_generator, spike_generator, spike_recorder.")),
+                    + " dc_generator, spike_generator, spike_recorder (a multimeter is a device: it needs"
+                    + " record_from).")),
             req("n", integer("How many nodes.", 1)),
             opt("params", PARAMS_NUMBERS, null));
 
@@ -238,14 +240,20 @@ final class ExperimentFileSchema {
             + " the targets (independent trains per target), params {\"rate\": Hz}; dc_source: one dc_generator,"
             + " params {\"amplitude\": pA}; leaky_integrator_alpha / _exp: one iaf_psc_alpha / iaf_psc_exp per target"
             + " that never fires (V_th 1e10, C_m 1000 pF, tau_m 10 ms, tau_syn 2 ms, E_L 0, V_reset 0, t_ref 0.1 ms),"
-            + " fed one-to-one with weight 10 by default, read as V_m; spike_recorder: one recorder of every target.",
+            + " fed one-to-one with weight 10 by default, read as V_m; spike_recorder: one recorder of every target;"
+            + " multimeter: one NEST multimeter connected to every target (as the source, as NEST connects it),"
+            + " sampling record_from every params.interval ms (default 1). Generators and multimeters take NEST's start,"
+            + " stop and origin (ms) in params.",
             req("name", str("The device's name (transfer functions and selectors refer to it).")),
             req("type", str("The device type.", DEVICE_TYPES.toArray(new String[0]))),
             req("targets", SELECTOR),
             opt("weight", number("The weight of the device's connections (default 1; 10 for leaky integrators)."),
                     null),
             opt("delay_ms", positive("The delay of the device's connections (ms; default: the resolution)."), null),
-            opt("params", PARAMS_NUMBERS, null));
+            opt("params", PARAMS_NUMBERS, null),
+            opt("record_from", new Arr("multimeter only (required): the state variables to sample, by NEST name: V_m (mV)"
+                    + " for every neuron model, I_syn_ex and I_syn_in (pA) for iaf_psc_alpha and iaf_psc_exp, g_ex and g_in"
+                    + " (nS) for iaf_cond_alpha.", str("A state variable."), 1), null));
 
     static final Obj BUILTIN_BRAIN = new Obj("A brain from tandem-neuro's library.",
             List.of(req("builtin", str("braitenberg: the Husky Braitenberg brain (BraitenbergBrain); brunel: the"
@@ -317,9 +325,11 @@ final class ExperimentFileSchema {
             opt("drive", DRIVE, null));
 
     static final Obj OUTPUTS = obj("Output file names, relative to the run's output folder.",
-            opt("spikes", str("Spike trains of every spike_recorder device (CSV: time_ms, recorder, node)."),
-                    "spikes.csv"),
-            opt("trajectory", str("The robot model's pose per loop step (CSV)."), "trajectory.csv"));
+            opt("spikes", str("Spike trains of every spike_recorder device (CSV: time_ms, recorder, node), in time"
+                    + " order."), "spikes.csv"),
+            opt("trajectory", str("The robot model's pose per loop step (CSV)."), "trajectory.csv"),
+            opt("multimeter", str("Samples of every multimeter device (CSV: time_ms, multimeter, node, then one column"
+                    + " per recorded variable), written when the brain has a multimeter."), "multimeter.csv"));
 
     static final Obj WORLD = obj("The world: an SDF file and its visual colour overrides.",
             req("file", str("The SDF world file, relative to this experiment file.")),

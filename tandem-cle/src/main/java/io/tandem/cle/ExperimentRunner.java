@@ -18,8 +18,8 @@ import java.util.function.LongSupplier;
  * Runs an {@link ExperimentFile}: builds its brain engine (the brain, with one device per
  * device the file declares), its world engine (the world, its colour overrides and the robot's
  * drive), its transfer functions (by class name, with their params) and the {@link ClosedLoop};
- * runs it to the file's timeout; writes the robot's trajectory and the spike trains; and sums the
- * run up in one {@link Result}.
+ * runs it to the file's timeout; writes the robot's trajectory, the spike trains of every spike
+ * recorder and the samples of every multimeter; and sums the run up in one {@link Result}.
  *
  * <p>Device names: a file device that is one node keeps its name ({@code lpg}); a per-target
  * device (a leaky integrator of several targets) is one device per target, {@code name[i]}
@@ -38,13 +38,11 @@ public final class ExperimentRunner implements AutoCloseable {
 
     private final ExperimentFile file;
     private final ClosedLoop loop;
-    private final String spikeRecorder;
     private StepTimings timings;
 
-    private ExperimentRunner(ExperimentFile file, ClosedLoop loop, String spikeRecorder) {
+    private ExperimentRunner(ExperimentFile file, ClosedLoop loop) {
         this.file = file;
         this.loop = loop;
-        this.spikeRecorder = spikeRecorder;
     }
 
     /**
@@ -85,15 +83,13 @@ public final class ExperimentRunner implements AutoCloseable {
         List<AutoCloseable> built = new ArrayList<>();
         try {
             Engine brainEngine;
-            String recorder;
+            List<String> recorders = recorders(file, "spike_recorder");
+            List<String> multimeters = recorders(file, "multimeter");
             if (separate.getOrDefault(BRAIN, false)) {
-                recorder = spikeRecorder(file);
                 brainEngine = remote(BRAIN, EngineServerMain.experimentEngine(EngineServerMain.EXPERIMENT_BRAIN, file.source(),
                         overrides), wallClock);
             } else {
-                BrainAndRecorder b = brainEngine(file, BRAIN);
-                brainEngine = b.engine();
-                recorder = b.recorder();
+                brainEngine = brainEngine(file, BRAIN).engine();
             }
             built.add(brainEngine);
             Engine worldEngine = separate.getOrDefault(WORLD, false)
@@ -122,13 +118,16 @@ public final class ExperimentRunner implements AutoCloseable {
                 lb.recordTrajectory(r.model());
                 r.target().ifPresent(lb::trackModel);
             }
-            if (recorder != null) {
-                lb.recordSpikes(recorder);
+            for (String r : recorders) {
+                lb.recordSpikes(r);
+            }
+            for (String m : multimeters) {
+                lb.recordSamples(m);
             }
             if (wallClock != null) {
                 lb.wallClock(wallClock);
             }
-            return new ExperimentRunner(file, lb.build(), recorder);
+            return new ExperimentRunner(file, lb.build());
         } catch (RuntimeException e) {
             for (int i = built.size() - 1; i >= 0; i--) {
                 try {
@@ -149,8 +148,17 @@ public final class ExperimentRunner implements AutoCloseable {
         return b.connect();
     }
 
-    /** A brain engine and the name of its first spike recorder (null if none). */
-    record BrainAndRecorder(BrainEngine engine, String recorder) {
+    /**
+     * A brain engine and the names of its recording devices.
+     *
+     * @param recorders   its spike_recorder devices, in file order (immutable)
+     * @param multimeters its multimeter devices, in file order (immutable)
+     */
+    record BrainAndRecorders(BrainEngine engine, List<String> recorders, List<String> multimeters) {
+        BrainAndRecorders {
+            recorders = List.copyOf(recorders);
+            multimeters = List.copyOf(multimeters);
+        }
     }
 
     /**
@@ -158,13 +166,14 @@ public final class ExperimentRunner implements AutoCloseable {
      *
      * @param file the experiment
      * @param name the engine's name
-     * @return the engine (it owns the network) and its first spike recorder's name
+     * @return the engine (it owns the network) and its recording devices' names
      */
-    static BrainAndRecorder brainEngine(ExperimentFile file, String name) {
+    static BrainAndRecorders brainEngine(ExperimentFile file, String name) {
         BrainSpec.Built brain = file.brain().build();
         try {
             BrainEngine.Builder bb = BrainEngine.builder(name, brain.network());
-            String recorder = null;
+            List<String> recorders = new ArrayList<>();
+            List<String> multimeters = new ArrayList<>();
             for (DeviceDecl d : devices(file.brain(), brain)) {
                 switch (d.type()) {
                     case "poisson" -> bb.poissonSource(d.name(), d.node());
@@ -172,31 +181,43 @@ public final class ExperimentRunner implements AutoCloseable {
                     case "leaky_integrator_alpha", "leaky_integrator_exp" -> bb.leakyIntegrator(d.name(), d.node());
                     case "spike_recorder" -> {
                         bb.spikeRecorder(d.name(), d.node());
-                        recorder = recorder == null ? d.name() : recorder;
+                        recorders.add(d.name());
+                    }
+                    case "multimeter" -> {
+                        bb.multimeter(d.name(), d.node());
+                        multimeters.add(d.name());
                     }
                     default -> throw new IllegalArgumentException("device '" + d.name() + "' of type " + d.type()
                             + " has no closed-loop device");
                 }
             }
-            return new BrainAndRecorder(bb.build(), recorder);
+            return new BrainAndRecorders(bb.build(), recorders, multimeters);
         } catch (RuntimeException e) {
             brain.close();
             throw e;
         }
     }
 
-    /** @return the name of the experiment brain's first spike recorder device, or null (without building the brain) */
-    static String spikeRecorder(ExperimentFile file) {
+    /**
+     * @param type {@code spike_recorder} or {@code multimeter}
+     * @return the names of the experiment brain's devices of that type, in file order (without
+     *         building the brain)
+     */
+    static List<String> recorders(ExperimentFile file, String type) {
+        List<String> out = new ArrayList<>();
         if (file.brain() instanceof BrainSpec.Nest nest) {
             for (BrainSpec.DeviceSpec d : nest.devices()) {
-                if (d.type().equals("spike_recorder")) {
-                    return d.name();
+                if (d.type().equals(type)) {
+                    out.add(d.name());
                 }
             }
-            return null;
+            return out;
         }
         BrainSpec.Builtin b = (BrainSpec.Builtin) file.brain();
-        return "braitenberg".equals(b.name()) || b.recordSpikes() ? "spikes" : null;
+        if (type.equals("spike_recorder") && ("braitenberg".equals(b.name()) || b.recordSpikes())) {
+            out.add("spikes");
+        }
+        return out;
     }
 
     /**
@@ -296,8 +317,13 @@ public final class ExperimentRunner implements AutoCloseable {
     }
 
     /**
-     * Writes the robot's trajectory (CSV {@code time_s,x,y,z,yaw}) and the spike trains (CSV
-     * {@code time_ms,recorder,node}) to the files the experiment names in {@code dir}. Each file is
+     * Writes the robot's trajectory (CSV {@code time_s,x,y,z,yaw}), the spike trains of every spike
+     * recorder (CSV {@code time_ms,recorder,node}: rows in time order, recorders in file order
+     * within a time, each recorder's spikes in its own order) and, when the brain has multimeters,
+     * their samples (CSV {@code time_ms,multimeter,node,} then one column per variable any
+     * multimeter records, in first-seen order; a multimeter's row leaves the variables it does not
+     * record empty; rows in time order, multimeters in file order within a time) to the files the
+     * experiment names in {@code dir}. Times are ms, values NEST's units (mV, pA, nS). Each file is
      * written to a temporary file beside it and moved into place, so a failure leaves no
      * half-written file.
      *
@@ -320,21 +346,93 @@ public final class ExperimentRunner implements AutoCloseable {
                 });
                 written.add(f);
             }
-            SpikeTrains s = loop.spikeTrains();
-            if (s != null) {
+            List<SpikeTrains> trains = loop.allSpikeTrains();
+            if (!trains.isEmpty()) {
                 Path f = file.outputs().spikesIn(dir);
-                writeAtomically(f, w -> {
-                    w.write("time_ms,recorder,node\n");
-                    for (int i = 0; i < s.size(); i++) {
-                        w.write(s.timeNs(i) / 1e6 + "," + spikeRecorder + "," + s.sender(i) + "\n");
-                    }
-                });
+                writeAtomically(f, w -> writeSpikes(w, trains));
+                written.add(f);
+            }
+            List<MultimeterTraces> traces = loop.multimeterTraces();
+            if (!traces.isEmpty()) {
+                Path f = file.outputs().multimeterIn(dir);
+                writeAtomically(f, w -> writeSamples(w, traces));
                 written.add(f);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the experiment's outputs to " + dir + ": " + e.getMessage(), e);
         }
         return written;
+    }
+
+    /** Merges the recorders' spikes by time (ties: recorder order, then each recorder's order). */
+    private static void writeSpikes(BufferedWriter w, List<SpikeTrains> trains) throws IOException {
+        w.write("time_ms,recorder,node\n");
+        int[] at = new int[trains.size()];
+        while (true) {
+            int next = -1;
+            for (int r = 0; r < at.length; r++) {
+                SpikeTrains t = trains.get(r);
+                if (at[r] < t.size() && (next < 0 || t.timeNs(at[r]) < trains.get(next).timeNs(at[next]))) {
+                    next = r;
+                }
+            }
+            if (next < 0) {
+                return;
+            }
+            SpikeTrains t = trains.get(next);
+            int i = at[next]++;
+            w.write(t.timeNs(i) / 1e6 + "," + t.recorder() + "," + t.sender(i) + "\n");
+        }
+    }
+
+    /** Merges the multimeters' rows by time (ties: multimeter order, then each one's row order), one column per variable. */
+    private static void writeSamples(BufferedWriter w, List<MultimeterTraces> traces) throws IOException {
+        List<String> columns = new ArrayList<>();
+        for (MultimeterTraces t : traces) {
+            for (String v : t.recordFrom()) {
+                if (!columns.contains(v)) {
+                    columns.add(v);
+                }
+            }
+        }
+        w.write("time_ms,multimeter,node");
+        for (String c : columns) {
+            w.write("," + c);
+        }
+        w.write("\n");
+        int[][] columnOf = new int[traces.size()][];
+        for (int m = 0; m < traces.size(); m++) {
+            columnOf[m] = new int[columns.size()];
+            for (int c = 0; c < columns.size(); c++) {
+                columnOf[m][c] = traces.get(m).recordFrom().indexOf(columns.get(c));
+            }
+        }
+        int[] at = new int[traces.size()];
+        StringBuilder line = new StringBuilder(128);
+        while (true) {
+            int next = -1;
+            for (int m = 0; m < at.length; m++) {
+                MultimeterTraces t = traces.get(m);
+                if (at[m] < t.size() && (next < 0 || t.timeNs(at[m]) < traces.get(next).timeNs(at[next]))) {
+                    next = m;
+                }
+            }
+            if (next < 0) {
+                return;
+            }
+            MultimeterTraces t = traces.get(next);
+            int i = at[next]++;
+            line.setLength(0);
+            line.append(t.timeNs(i) / 1e6).append(',').append(t.multimeter()).append(',').append(t.sender(i));
+            for (int c = 0; c < columns.size(); c++) {
+                line.append(',');
+                int v = columnOf[next][c];
+                if (v >= 0) {
+                    line.append(t.value(i, v));
+                }
+            }
+            w.write(line.append('\n').toString());
+        }
     }
 
     private interface Body {

@@ -164,7 +164,8 @@ class BrainSpecTest {
     void load_unknownModelAndParameters_passTheBuildersMessageWithTheLine() {
         String badModel = replace(nest(""), "\"model\": \"iaf_psc_alpha\", \"n\": 4", "\"model\": \"iaf_psc_alfa\", \"n\": 4");
         assertThat(errors(dir, badModel)).endsWith("exp.json:6:21: unknown model 'iaf_psc_alfa'; known: [iaf_psc_alpha,"
-                + " iaf_psc_exp, iaf_cond_alpha, poisson_generator, dc_generator, spike_generator, spike_recorder] (did"
+                + " iaf_psc_exp, iaf_cond_alpha, poisson_generator, dc_generator, spike_generator, spike_recorder, multimeter]"
+                + " (did"
                 + " you mean 'iaf_psc_alpha'?)");
         String pynn = replace(nest(""), "{\"I_e\": 400.0}", "{\"I_e\": 400.0, \"v_thresh\": -50}");
         assertThat(errors(dir, pynn)).endsWith("exp.json:7:80: unknown parameter 'v_thresh' for iaf_psc_alpha; known:"
@@ -209,5 +210,78 @@ class BrainSpecTest {
         String recorderWeight = nest("\"devices\": [{\"name\": \"r\", \"type\": \"spike_recorder\", \"targets\": \"a\","
                 + " \"weight\": 1}]");
         assertThat(errors(dir, recorderWeight)).endsWith("a spike_recorder has no \"weight\": remove it");
+    }
+
+    @Test
+    void load_generatorWindowsAndMultimeter_resolveAndBuild() {
+        BrainSpec.Nest spec = nestSpec("\"devices\": [\n"
+                + "      {\"name\": \"pg\", \"type\": \"poisson\", \"targets\": \"a\", \"params\": {\"rate\": 100, \"start\": 5,"
+                + " \"stop\": 50.5, \"origin\": 10}},\n"
+                + "      {\"name\": \"dc\", \"type\": \"dc_source\", \"targets\": \"b\", \"params\": {\"amplitude\": 5, \"stop\": 20}},\n"
+                + "      {\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a[0:2] + b[2]\", \"record_from\": [\"V_m\","
+                + " \"I_syn_ex\"], \"params\": {\"interval\": 0.5, \"start\": 1}}\n    ]");
+        BrainSpec.DeviceSpec vm = spec.devices().get(2);
+        assertThat(vm.model()).isEqualTo(NodeModel.MULTIMETER);
+        assertThat(vm.recordFrom()).containsExactly("V_m", "I_syn_ex");
+        assertThat(spec.devices().get(0).recordFrom()).isEmpty();
+        assertThat(ids(spec.nodes().get("vm"))).containsExactly(9);
+        try (BrainSpec.Built built = spec.build()) {
+            var net = built.network();
+            assertThat(net.get(7, "start")).isEqualTo(5.0);
+            assertThat(net.get(7, "stop")).isEqualTo(50.5);
+            assertThat(net.get(7, "origin")).isEqualTo(10.0);
+            assertThat(net.get(8, "stop")).isEqualTo(20.0);
+            assertThat(net.get(8, "start")).isZero();
+            assertThat(net.model(9)).isEqualTo(NodeModel.MULTIMETER);
+            assertThat(net.recordFrom(9)).containsExactly("V_m", "I_syn_ex");
+            assertThat(net.get(9, "interval")).isEqualTo(0.5);
+            net.simulate(10_000_000L);
+            // samples at 1.5, 2.0, ..., 10 ms of a[0], a[1], b[2], in that order
+            var s = net.samples(9);
+            assertThat(s.size()).isEqualTo(18 * 3);
+            assertThat(s.senders()).startsWith(0, 1, 6);
+            assertThat(s.timesMs()).startsWith(1.5, 1.5, 1.5, 2.0);
+        }
+    }
+
+    @Test
+    void load_badWindowsAndMultimeters_reportedWithTheirLines() {
+        String order = nest("\"devices\": [{\"name\": \"pg\", \"type\": \"poisson\", \"targets\": \"a\", \"params\":"
+                + " {\"start\": 5, \"stop\": 4}}]");
+        assertThat(errors(dir, order)).endsWith("exp.json:9:67: poisson_generator: stop 4 ms is before start 5 ms; NEST"
+                + " requires stop >= start: use a stop of at least 5 ms (at run time, move stop before moving start past it)");
+        String grid = nest("\"devices\": [{\"name\": \"dc\", \"type\": \"dc_source\", \"targets\": \"a\", \"params\":"
+                + " {\"origin\": 0.25}}]");
+        assertThat(errors(dir, grid)).endsWith("exp.json:9:69: dc_generator: origin 0.25 ms is not a multiple of the"
+                + " resolution 0.1 ms (NEST requires device times on the grid): use 0.2 or 0.3 ms");
+        String unknown = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\","
+                + " \"record_from\": [\"V_m\", \"v_m\", \"g_exc\"]}]");
+        assertThat(errors(dir, unknown)).contains("exp.json:9:93: unknown record_from variable \"v_m\"; valid: [V_m,"
+                + " I_syn_ex, I_syn_in, g_ex, g_in] (V_m for every neuron model, I_syn_ex and I_syn_in for iaf_psc_alpha and"
+                + " iaf_psc_exp, g_ex and g_in for iaf_cond_alpha); did you mean \"V_m\"?")
+                .contains("exp.json:9:100: unknown record_from variable \"g_exc\"");
+        String missing = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\"}]");
+        assertThat(errors(dir, missing)).endsWith("exp.json:9:17: multimeter \"vm\" needs \"record_from\": the variables to"
+                + " sample, e.g. [\"V_m\"] ([V_m, I_syn_ex, I_syn_in, g_ex, g_in])");
+        String foreign = nest("\"devices\": [{\"name\": \"pg\", \"type\": \"poisson\", \"targets\": \"a\","
+                + " \"record_from\": [\"V_m\"]}]");
+        assertThat(errors(dir, foreign)).endsWith("exp.json:9:67: \"record_from\" is for multimeter devices: remove it, or"
+                + " set \"type\": \"multimeter\"");
+        String weight = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\","
+                + " \"record_from\": [\"V_m\"], \"weight\": 2}]");
+        assertThat(errors(dir, weight)).endsWith("a multimeter has no \"weight\" (it samples, it sends nothing): remove it;"
+                + " its params are interval, start, stop and origin");
+        String interval = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\","
+                + " \"record_from\": [\"V_m\"], \"params\": {\"interval\": 0.05}}]");
+        assertThat(errors(dir, interval)).endsWith("multimeter: interval 0.05 ms must be at least the resolution 0.1 ms"
+                + " (NEST's rule): use 0.1 ms or a multiple of it");
+        // the target's model decides what it can record: the builder's message, at the device's line
+        String model = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"b\","
+                + " \"record_from\": [\"g_ex\"]}]");
+        assertThat(errors(dir, model)).endsWith("exp.json:9:17: device \"vm\" (multimeter): multimeter node 7 records"
+                + " 'g_ex', which iaf_psc_alpha node 4 does not have; iaf_psc_alpha can record [V_m, I_syn_ex, I_syn_in]");
+        String population = replace(nest(""), "\"model\": \"iaf_psc_alpha\", \"n\": 4", "\"model\": \"multimeter\","
+                + " \"n\": 4");
+        assertThat(errors(dir, population)).contains("exp.json:6:21: declare a multimeter as a device");
     }
 }

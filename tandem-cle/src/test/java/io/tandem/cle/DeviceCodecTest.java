@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +50,31 @@ class DeviceCodecTest {
     }
 
     @Test
+    void roundTrip_generatorWindows_sameWindowResolutionAndInitialWindow() {
+        PoissonSource d = new PoissonSource("eye", "brain", 1.0, 0.1, 5.0, Double.POSITIVE_INFINITY, 2.0);
+        d.setWindowMs(10.0, 20.5, 3.0);
+        PoissonSource m = (PoissonSource) roundTrip(d);
+        assertThat(m.startMs()).isEqualTo(10.0);
+        assertThat(m.stopMs()).isEqualTo(20.5);
+        assertThat(m.originMs()).isEqualTo(3.0);
+        assertThat(m.takeWindowChanged()).isTrue();
+        // the mirror checks the grid of the server's resolution
+        assertThatThrownBy(() -> m.setWindowMs(0.05, 1.0, 0.0)).hasMessageContaining("multiples of the resolution 0.1 ms");
+        m.clear();
+        assertThat(m.startMs()).isEqualTo(5.0);
+        assertThat(m.stopMs()).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(m.originMs()).isEqualTo(2.0);
+        DcSource dc = new DcSource("dc", "brain", 4.0, 0.5, 0.0, 10.0, 0.0);
+        dc.setAmplitude(7.0);
+        DcSource mdc = (DcSource) roundTrip(dc);
+        assertThat(mdc.amplitude()).isEqualTo(7.0);
+        assertThat(mdc.stopMs()).isEqualTo(10.0);
+        assertThat(mdc.takeWindowChanged()).as("the window did not change").isFalse();
+        assertThatThrownBy(() -> mdc.setWindowMs(5.0, 4.0, 0.0)).hasMessageContaining("stop >= start");
+        assertThatThrownBy(() -> mdc.setWindowMs(Double.NaN, 4.0, 0.0)).hasMessageContaining("finite and >= 0 ms");
+    }
+
+    @Test
     void roundTrip_dcSource_sameAmplitudeAndInitialAmplitude() {
         DcSource d = new DcSource("dc", "brain", -3.0);
         d.setAmplitude(-1e-300);
@@ -89,6 +115,31 @@ class DeviceCodecTest {
             assertThat(m.sender(i)).isEqualTo(i % 8);
             assertThat(m.timeNs(i)).isEqualTo(1_000_000L * i + 100_000L);
         }
+    }
+
+    @Test
+    void roundTrip_multimeter_sameVariablesSendersTimesAndValuesBitwise() {
+        Multimeter d = new Multimeter("vm", "brain", List.of("V_m", "g_ex"), 2);
+        double[] row = new double[2];
+        d.beginPublish();
+        for (int i = 0; i < 3000; i++) {
+            row[0] = -70.0 + i * 1e-3;
+            row[1] = i == 7 ? Double.NaN : Math.nextUp(i * 0.25);
+            d.publishSample(i % 5, 100_000L * (i / 5 + 1), row, 0);
+        }
+        d.latch();
+        Multimeter m = (Multimeter) roundTrip(d);
+        assertThat(m.recordFrom()).containsExactly("V_m", "g_ex");
+        assertThat(m.count()).isEqualTo(3000);
+        for (int i = 0; i < 3000; i++) {
+            assertThat(m.sender(i)).isEqualTo(i % 5);
+            assertThat(m.timeNs(i)).isEqualTo(100_000L * (i / 5 + 1));
+            for (int v = 0; v < 2; v++) {
+                assertThat(Double.doubleToRawLongBits(m.value(i, v))).isEqualTo(Double.doubleToRawLongBits(d.value(i, v)));
+            }
+        }
+        assertThat(m.value(7, 1)).isNaN();
+        assertThatThrownBy(() -> m.value(0, 2)).hasMessageContaining("variable 2 of [V_m, g_ex]");
     }
 
     @Test

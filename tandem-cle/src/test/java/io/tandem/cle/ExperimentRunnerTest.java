@@ -154,4 +154,102 @@ class ExperimentRunnerTest {
                 java.util.Map.of("cerebellum", true), List.of())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no engine named 'cerebellum'");
     }
+
+    /** The example with a second spike recorder and two multimeters after its devices (node ids of the rest unchanged). */
+    private Path recordingExample(String name) throws IOException {
+        String text = Files.readString(example(), StandardCharsets.UTF_8)
+                .replace("{\"name\": \"spikes\", \"type\": \"spike_recorder\", \"targets\": \"record\"}",
+                        "{\"name\": \"spikes\", \"type\": \"spike_recorder\", \"targets\": \"record\"},\n"
+                        + "      {\"name\": \"go_on_spikes\", \"type\": \"spike_recorder\", \"targets\": \"go_on\"},\n"
+                        + "      {\"name\": \"actor_vm\", \"type\": \"multimeter\", \"targets\": \"actor_neurons\","
+                        + " \"record_from\": [\"V_m\", \"g_ex\"], \"params\": {\"interval\": 5.0}},\n"
+                        + "      {\"name\": \"integrator_vm\", \"type\": \"multimeter\", \"targets\": \"actors\","
+                        + " \"record_from\": [\"V_m\", \"I_syn_ex\"], \"params\": {\"interval\": 20.0, \"start\": 100.0}}")
+                .replace("husky_braitenberg/world.sdf",
+                        example().getParent().resolve("husky_braitenberg/world.sdf").toString().replace("\\", "/"));
+        Path file = dir.resolve(name);
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    @Test
+    void writeOutputs_twoRecordersAndTwoMultimeters_everySpikeAndSampleWrittenTrajectoryUnchanged() throws IOException {
+        ExperimentFile f = ExperimentFile.load(recordingExample("rec.json"));
+        assertThat(f.outputs().multimeter()).isEqualTo("multimeter.csv");
+        String plain;
+        List<String> plainSpikes;
+        try (ExperimentRunner r = ExperimentRunner.build(ExperimentFile.load(example()), null, getClass().getClassLoader())) {
+            plain = r.run((k, t) -> k + 1 < 50).trajectorySha256();
+            r.writeOutputs(dir.resolve("plain"));
+            plainSpikes = Files.readAllLines(dir.resolve("plain/spikes.csv"), StandardCharsets.UTF_8);
+        }
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader())) {
+            // recorders observe: the robot drives exactly as without them
+            assertThat(r.run((k, t) -> k + 1 < 50).trajectorySha256()).isEqualTo(plain);
+            List<Path> written = r.writeOutputs(dir.resolve("out"));
+            assertThat(written).containsExactly(dir.resolve("out/trajectory.csv"), dir.resolve("out/spikes.csv"),
+                    dir.resolve("out/multimeter.csv"));
+
+            // spikes: both recorders, time-ordered; the first recorder's rows are the single-recorder file's
+            List<String> s = Files.readAllLines(dir.resolve("out/spikes.csv"), StandardCharsets.UTF_8);
+            assertThat(s.get(0)).isEqualTo("time_ms,recorder,node");
+            List<String> ofSpikes = s.stream().filter(l -> l.contains(",spikes,")).toList();
+            assertThat(ofSpikes).isEqualTo(plainSpikes.subList(1, plainSpikes.size()));
+            List<String> goOn = s.stream().filter(l -> l.contains(",go_on_spikes,")).toList();
+            assertThat(goOn).isNotEmpty().allMatch(l -> l.endsWith(",go_on_spikes,5"));
+            assertThat(goOn).hasSameSizeAs(ofSpikes.stream().filter(l -> l.endsWith(",5")).toList());
+            assertThat(s).hasSize(1 + ofSpikes.size() + goOn.size());
+            double last = 0;
+            for (String l : s.subList(1, s.size())) {
+                double t = Double.parseDouble(l.substring(0, l.indexOf(',')));
+                assertThat(t).isGreaterThanOrEqualTo(last);
+                last = t;
+            }
+
+            // samples: the union of the variables, empty where a multimeter does not record one
+            List<String> m = Files.readAllLines(dir.resolve("out/multimeter.csv"), StandardCharsets.UTF_8);
+            assertThat(m.get(0)).isEqualTo("time_ms,multimeter,node,V_m,g_ex,I_syn_ex");
+            List<String> actor = m.stream().filter(l -> l.contains(",actor_vm,")).toList();
+            List<String> integrator = m.stream().filter(l -> l.contains(",integrator_vm,")).toList();
+            // 1 s run: actors every 5 ms (200 times), integrators every 20 ms after 100 ms (45 times), two nodes each
+            assertThat(actor).hasSize(2 * 200);
+            assertThat(integrator).hasSize(2 * 45);
+            assertThat(m).hasSize(1 + actor.size() + integrator.size());
+            assertThat(actor.get(0)).startsWith("5.0,actor_vm,6,").endsWith(",");
+            assertThat(actor.get(1)).startsWith("5.0,actor_vm,7,");
+            assertThat(integrator.get(0)).matches("120\\.0,integrator_vm,11,[-0-9.E]+,,[-0-9.E]+");
+            // the last samples are the network's state at the end of the run
+            var net = ((BrainEngine) r.loop().engines().get(0)).network();
+            String[] a7 = actor.get(actor.size() - 1).split(",", -1);
+            assertThat(a7[0]).isEqualTo("1000.0");
+            assertThat(a7[2]).isEqualTo("7");
+            assertThat(Double.parseDouble(a7[3])).isEqualTo(net.vm(7));
+            assertThat(Double.parseDouble(a7[4])).isEqualTo(net.get(7, "g_ex"));
+            String[] i12 = integrator.get(integrator.size() - 1).split(",", -1);
+            assertThat(i12[2]).isEqualTo("12");
+            assertThat(Double.parseDouble(i12[3])).isEqualTo(net.vm(12));
+            assertThat(Double.parseDouble(i12[5])).isEqualTo(net.get(12, "I_syn_ex"));
+        }
+    }
+
+    @Test
+    void build_recordingBrainInASeparateProcess_sameSpikesAndSamplesAsInProcess() throws IOException {
+        ExperimentFile f = ExperimentFile.load(recordingExample("rec.json"));
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader())) {
+            r.run((k, t) -> k + 1 < 25);
+            r.writeOutputs(dir.resolve("local"));
+        }
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader(),
+                java.util.Map.of(ExperimentRunner.BRAIN, true), List.of())) {
+            assertThat(r.loop().engines().get(0)).isInstanceOf(RemoteEngine.class);
+            r.run((k, t) -> k + 1 < 25);
+            r.writeOutputs(dir.resolve("remote"));
+        }
+        for (String name : List.of("spikes.csv", "multimeter.csv", "trajectory.csv")) {
+            List<String> local = Files.readAllLines(dir.resolve("local").resolve(name), StandardCharsets.UTF_8);
+            assertThat(local).hasSizeGreaterThan(10);
+            assertThat(Files.readAllLines(dir.resolve("remote").resolve(name), StandardCharsets.UTF_8)).as(name)
+                    .isEqualTo(local);
+        }
+    }
 }

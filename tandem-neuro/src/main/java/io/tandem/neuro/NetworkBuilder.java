@@ -130,11 +130,15 @@ public final class NetworkBuilder {
         }
         double[] v = model.resolve(params);
         check(model, v);
+        double[] w = window(model, v, draft.nodeCount(), n);
         int first;
         if (model.kind() == NodeModel.Kind.NEURON) {
             first = draft.addNeurons(model, n, v);
         } else if (model.kind() == NodeModel.Kind.STIMULATOR) {
-            first = draft.addDevices(model, n, v.length == 0 ? 0.0 : v[0]);
+            double value = model == NodeModel.SPIKE_GENERATOR ? 0.0 : v[0];
+            first = draft.addDevices(model, n, value, w[0], w[1], w[2]);
+        } else if (model == NodeModel.MULTIMETER) {
+            first = draft.addMultimeters(n, v[model.parameterIndex("interval")], w[0], w[1], w[2]);
         } else {
             first = draft.addRecorders(n);
         }
@@ -145,11 +149,33 @@ public final class NetworkBuilder {
         return new Population(ids, model);
     }
 
+    /**
+     * Checks the activity window (and a multimeter's interval) of nodes about to be created.
+     *
+     * @return {start, stop, origin} in ms ({0, +inf, 0} for models without one)
+     */
+    private double[] window(NodeModel model, double[] v, int first, int n) {
+        if (!model.hasActivityWindow()) {
+            return new double[] {0.0, Double.POSITIVE_INFINITY, 0.0};
+        }
+        double[] w = {v[model.parameterIndex("start")], v[model.parameterIndex("stop")], v[model.parameterIndex("origin")]};
+        ActivityWindow.check(model, first, n, w[0], w[1], w[2], resolutionMs());
+        if (model == NodeModel.MULTIMETER) {
+            ActivityWindow.checkInterval(ActivityWindow.nodes(model, first, n), v[model.parameterIndex("interval")],
+                    resolutionMs());
+        }
+        return w;
+    }
+
     private static void check(NodeModel model, double[] v) {
         String name = model.nestName();
         java.util.List<String> names = model.parameterNames();
         for (int i = 0; i < v.length; i++) {
             String p = names.get(i);
+            if (NodeModel.WINDOW_PARAMETERS.contains(p) || "interval".equals(p)) {
+                // checked with the node ids by window()
+                continue;
+            }
             boolean mayBeNaN = "V_m".equals(p);
             boolean mayBeInfinite = "V_min".equals(p);
             if (Double.isNaN(v[i]) && !mayBeNaN || Double.isInfinite(v[i]) && !mayBeInfinite) {
@@ -180,6 +206,7 @@ public final class NetworkBuilder {
             case DC_GENERATOR:
             case SPIKE_GENERATOR:
             case SPIKE_RECORDER:
+            case MULTIMETER:
                 break;
         }
     }
@@ -206,8 +233,9 @@ public final class NetworkBuilder {
 
     /**
      * Sets the spike times of {@code spike_generator} nodes (NEST's {@code spike_times}), in ms,
-     * each a positive multiple of the resolution; a spike at t reaches a target at t + delay.
-     * Repeated times give spikes of multiplicity > 1.
+     * each a positive multiple of the resolution, relative to the generator's {@code origin} (as
+     * NEST adds it); a spike at t is emitted when origin + start &lt; origin + t &lt;= origin + stop
+     * and reaches a target at origin + t + delay. Repeated times give spikes of multiplicity > 1.
      *
      * @param timesMs spike times. Not modified.
      */
@@ -235,6 +263,62 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /**
+     * Sets the state variables {@code multimeter} nodes record (NEST's {@code record_from}), by
+     * NEST name: {@code V_m} for every neuron model, {@code I_syn_ex} and {@code I_syn_in} for
+     * {@code iaf_psc_alpha} and {@code iaf_psc_exp}, {@code g_ex} and {@code g_in} for
+     * {@code iaf_cond_alpha} (see {@link NodeModel#recordables()}). Call it before connecting the
+     * multimeters; connecting checks that every target has every variable.
+     *
+     * @param variables the variables, in the order the samples list them. Not modified.
+     * @throws IllegalArgumentException for an unknown or repeated name (naming the valid ones),
+     *                                  none, or a node that is not a multimeter
+     * @throws IllegalStateException    for a multimeter already connected (NEST fixes
+     *                                  {@code record_from} once it is)
+     */
+    public NetworkBuilder recordFrom(Population multimeters, String... variables) {
+        java.util.List<String> valid = new java.util.ArrayList<>();
+        for (NodeModel m : NodeModel.values()) {
+            for (String r : m.recordables()) {
+                if (!valid.contains(r)) {
+                    valid.add(r);
+                }
+            }
+        }
+        if (variables.length == 0) {
+            throw new IllegalArgumentException("record_from needs at least one variable; valid: " + valid);
+        }
+        for (int i = 0; i < variables.length; i++) {
+            String v = variables[i];
+            if (!valid.contains(v)) {
+                String close = NodeModel.closest(v == null ? "" : v, valid);
+                throw new IllegalArgumentException("unknown record_from variable '" + v + "'; valid: " + valid
+                        + " (V_m for every neuron model, I_syn_ex and I_syn_in for iaf_psc_alpha and iaf_psc_exp, g_ex and"
+                        + " g_in for iaf_cond_alpha)" + (close == null ? "" : "; did you mean '" + close + "'?"));
+            }
+            for (int j = 0; j < i; j++) {
+                if (variables[j].equals(v)) {
+                    throw new IllegalArgumentException("record_from names '" + v + "' twice: list each variable once");
+                }
+            }
+        }
+        for (int id : multimeters.idsNoCopy()) {
+            node(id, "recordFrom");
+            if (draft.model(id) != NodeModel.MULTIMETER) {
+                throw new IllegalArgumentException("node " + id + " is a " + draft.model(id) + ", not a multimeter:"
+                        + " record_from is set on multimeter nodes");
+            }
+            if (draft.meterConnections(id) > 0) {
+                throw new IllegalStateException("multimeter node " + id + " is already connected: set record_from before"
+                        + " connecting it (NEST fixes record_from once a multimeter is connected)");
+            }
+        }
+        for (int id : multimeters.idsNoCopy()) {
+            draft.setRecordFrom(id, variables);
+        }
+        return this;
+    }
+
     /** Connects {@code pre} to {@code post} all-to-all with NEST's default static synapse (weight 1, delay 1 ms). */
     public NetworkBuilder connect(Population pre, Population post) {
         return connect(pre, post, Connector.allToAll(), SynapseSpec.of(SynapseSpec.Model.STATIC, Map.of()));
@@ -252,8 +336,9 @@ public final class NetworkBuilder {
     /**
      * Connects {@code pre} to {@code post} with a rule and a synapse (NEST's {@code Connect}).
      * Neurons connect to neurons (static or tsodyks synapses), stimulators to neurons (static
-     * synapses: the weight scales the spikes or the current) and neurons to spike recorders (the
-     * synapse is ignored).
+     * synapses: the weight scales the spikes or the current), neurons to spike recorders and
+     * multimeters to neurons (NEST's {@code Connect(multimeter, neurons)}; the synapse is ignored
+     * for both recorders).
      *
      * @throws IllegalArgumentException for unknown node ids, a pairing NEST would reject, a delay
      *                                  below or off the resolution grid, or mismatched sizes
@@ -274,6 +359,7 @@ public final class NetworkBuilder {
         }
         // the kinds of every pair are checked before anything is added
         checkKinds(src, tgt, syn);
+        checkRecordFrom(src, tgt);
         int call = connectCalls++;
         switch (conn.rule()) {
             case ALL_TO_ALL:
@@ -351,6 +437,36 @@ public final class NetworkBuilder {
         }
     }
 
+    /** Every multimeter source must have record_from, and every target model each of its variables. */
+    private void checkRecordFrom(int[] src, int[] tgt) {
+        int[] tgtOf = null;
+        for (int s : src) {
+            if (draft.model(s) != NodeModel.MULTIMETER) {
+                continue;
+            }
+            String[] vars = draft.recordFrom(s);
+            if (vars == null) {
+                throw new IllegalArgumentException("multimeter node " + s + " has no record_from: call recordFrom(multimeter,"
+                        + " \"V_m\", ...) before connecting it");
+            }
+            if (tgtOf == null) {
+                tgtOf = representatives(tgt);
+            }
+            for (int t : tgtOf) {
+                if (t < 0 || draft.model(t).kind() != NodeModel.Kind.NEURON) {
+                    continue;
+                }
+                NodeModel mt = draft.model(t);
+                for (String v : vars) {
+                    if (!mt.recordables().contains(v)) {
+                        throw new IllegalArgumentException("multimeter node " + s + " records '" + v + "', which " + mt
+                                + " node " + t + " does not have; " + mt + " can record " + mt.recordables());
+                    }
+                }
+            }
+        }
+    }
+
     private int[] representatives(int[] ids) {
         int[] rep = new int[NodeModel.values().length];
         Arrays.fill(rep, -1);
@@ -379,7 +495,12 @@ public final class NetworkBuilder {
         if (ms.kind() == NodeModel.Kind.NEURON && mt == NodeModel.SPIKE_RECORDER) {
             return;
         }
-        String hint = mt.kind() == NodeModel.Kind.STIMULATOR ? " (stimulators only send: connect them as the source)"
+        if (ms == NodeModel.MULTIMETER && mt.kind() == NodeModel.Kind.NEURON) {
+            return;
+        }
+        String hint = mt == NodeModel.MULTIMETER ? " (a multimeter is the source, as in NEST: connect(multimeter, neurons))"
+                : ms == NodeModel.MULTIMETER ? " (a multimeter records neurons only)"
+                : mt.kind() == NodeModel.Kind.STIMULATOR ? " (stimulators only send: connect them as the source)"
                 : ms == NodeModel.SPIKE_RECORDER ? " (a spike_recorder only receives: connect neurons to it)"
                 : ms.kind() == NodeModel.Kind.STIMULATOR ? " (stimulators drive neurons only)" : "";
         throw new IllegalArgumentException("cannot connect " + ms + " node " + s + " to " + mt + " node " + t + hint);
@@ -390,6 +511,8 @@ public final class NetworkBuilder {
         NodeModel mt = draft.model(t);
         if (mt == NodeModel.SPIKE_RECORDER) {
             draft.addRecording(s, t);
+        } else if (ms == NodeModel.MULTIMETER) {
+            draft.addSampling(s, t);
         } else if (ms.kind() == NodeModel.Kind.STIMULATOR) {
             draft.addDeviceConnection(s, t, syn.weight(), delaySteps);
         } else {

@@ -15,6 +15,11 @@ import java.util.Map;
  * {@code V_m} stays at -70 mV when only {@code E_L} is changed) it defaults to {@code E_L} for
  * every neuron model. {@code t_ref} is rounded to whole resolution steps, as NEST does.
  *
+ * <p>Generators and the multimeter have NEST's activity window {@link #WINDOW_PARAMETERS}:
+ * {@code start} (default 0), {@code stop} (default +infinity) and {@code origin} (default 0), in
+ * ms on the resolution grid with stop >= start; a device is active for times in
+ * {@code (origin + start, origin + stop]} (see {@link SpikingNetwork} for the per-step rules).
+ *
  * <p>Immutable and thread-safe.
  */
 public enum NodeModel {
@@ -30,14 +35,35 @@ public enum NodeModel {
     IAF_COND_ALPHA("iaf_cond_alpha", Kind.NEURON, new String[] {
         "V_th", "V_reset", "t_ref", "g_L", "C_m", "E_ex", "E_in", "E_L", "tau_syn_ex", "tau_syn_in", "I_e", "V_m"},
         new double[] {-55.0, -60.0, 2.0, 16.6667, 250.0, 0.0, -85.0, -70.0, 0.2, 2.0, 0.0, Double.NaN}),
-    /** Independent Poisson spike trains, one per target; {@code rate} in Hz (NEST {@code poisson_generator}). */
-    POISSON_GENERATOR("poisson_generator", Kind.STIMULATOR, new String[] {"rate"}, new double[] {0.0}),
-    /** A constant current; {@code amplitude} in pA (NEST {@code dc_generator}). */
-    DC_GENERATOR("dc_generator", Kind.STIMULATOR, new String[] {"amplitude"}, new double[] {0.0}),
-    /** Spikes at given times on the grid, set with {@link NetworkBuilder#spikeTimesMs} (NEST {@code spike_generator}). */
-    SPIKE_GENERATOR("spike_generator", Kind.STIMULATOR, new String[0], new double[0]),
+    /**
+     * Independent Poisson spike trains, one per target; {@code rate} in Hz, active in
+     * {@code (origin + start, origin + stop]} ms (NEST {@code poisson_generator}).
+     */
+    POISSON_GENERATOR("poisson_generator", Kind.STIMULATOR, new String[] {"rate", "start", "stop", "origin"},
+        new double[] {0.0, 0.0, Double.POSITIVE_INFINITY, 0.0}),
+    /**
+     * A constant current; {@code amplitude} in pA, acting in {@code (origin + start, origin + stop]}
+     * ms (NEST {@code dc_generator}).
+     */
+    DC_GENERATOR("dc_generator", Kind.STIMULATOR, new String[] {"amplitude", "start", "stop", "origin"},
+        new double[] {0.0, 0.0, Double.POSITIVE_INFINITY, 0.0}),
+    /**
+     * Spikes at given times on the grid, relative to {@code origin}, set with
+     * {@link NetworkBuilder#spikeTimesMs}; only those in {@code (origin + start, origin + stop]} ms
+     * are emitted (NEST {@code spike_generator}).
+     */
+    SPIKE_GENERATOR("spike_generator", Kind.STIMULATOR, new String[] {"start", "stop", "origin"},
+        new double[] {0.0, Double.POSITIVE_INFINITY, 0.0}),
     /** Records the spikes of the neurons connected to it (NEST {@code spike_recorder}). */
-    SPIKE_RECORDER("spike_recorder", Kind.RECORDER, new String[0], new double[0]);
+    SPIKE_RECORDER("spike_recorder", Kind.RECORDER, new String[0], new double[0]),
+    /**
+     * Samples state variables of the neurons it is connected to (as the source:
+     * {@code connect(multimeter, neurons)}) every {@code interval} ms, at the times in
+     * {@code (origin + start, origin + stop]}; the variables are set with
+     * {@link NetworkBuilder#recordFrom} (NEST {@code multimeter}).
+     */
+    MULTIMETER("multimeter", Kind.RECORDER, new String[] {"interval", "start", "stop", "origin"},
+        new double[] {1.0, 0.0, Double.POSITIVE_INFINITY, 0.0});
 
     /** What a node of a model does. */
     public enum Kind {
@@ -48,6 +74,9 @@ public enum NodeModel {
         /** A device that records neurons. */
         RECORDER
     }
+
+    /** The parameters of a device's activity window (ms), in this order: NEST's {@code start, stop, origin}. */
+    public static final List<String> WINDOW_PARAMETERS = List.of("start", "stop", "origin");
 
     private final String nestName;
     private final Kind kind;
@@ -77,7 +106,8 @@ public enum NodeModel {
     }
 
     /**
-     * NEST's defaults. {@code V_m} is listed as NaN, meaning "E_L".
+     * NEST's defaults. {@code V_m} is listed as NaN, meaning "E_L"; {@code stop} as
+     * {@code Double.POSITIVE_INFINITY}, meaning never.
      *
      * @return a new map from parameter name to default value, in {@link #parameterNames()} order
      */
@@ -88,6 +118,39 @@ public enum NodeModel {
         }
         return Collections.unmodifiableMap(m);
     }
+
+    /**
+     * The state variables a {@code multimeter} can record from a neuron of this model (NEST's
+     * {@code recordables}): {@code V_m} (mV) for every neuron model, {@code I_syn_ex} and
+     * {@code I_syn_in} (pA) for {@code iaf_psc_alpha} and {@code iaf_psc_exp}, {@code g_ex} and
+     * {@code g_in} (nS) for {@code iaf_cond_alpha}; none for devices.
+     *
+     * @return the names (immutable)
+     */
+    public List<String> recordables() {
+        switch (this) {
+            case IAF_PSC_ALPHA:
+            case IAF_PSC_EXP:
+                return PSC_RECORDABLES;
+            case IAF_COND_ALPHA:
+                return COND_RECORDABLES;
+            case POISSON_GENERATOR:
+            case DC_GENERATOR:
+            case SPIKE_GENERATOR:
+            case SPIKE_RECORDER:
+            case MULTIMETER:
+                return List.of();
+        }
+        throw new AssertionError(this);
+    }
+
+    /** @return whether this model has NEST's {@code start}, {@code stop} and {@code origin} (ms) */
+    public boolean hasActivityWindow() {
+        return parameterNames.contains("origin");
+    }
+
+    private static final List<String> PSC_RECORDABLES = List.of("V_m", "I_syn_ex", "I_syn_in");
+    private static final List<String> COND_RECORDABLES = List.of("V_m", "g_ex", "g_in");
 
     /** @return the index of {@code name} in {@link #parameterNames()}, or -1 */
     int parameterIndex(String name) {

@@ -9,13 +9,22 @@ import io.tandem.neuro.internal.NetworkEngine;
  * Virtual time is {@code long} nanoseconds; model quantities stay in NEST units (mV, pA, nS, Hz).
  *
  * <p>Semantics follow NEST: a spike emitted in the step ending at t has time t and reaches a
- * target at t + delay; a rate or amplitude set between runs applies from the next run on;
- * neurons and devices share 0-based node ids.
+ * target at t + delay; a rate, amplitude or activity window ({@code start}, {@code stop},
+ * {@code origin}) set between runs applies from the next run on; a multimeter samples at the end
+ * of every step whose end time is a multiple of its interval; neurons and devices share 0-based
+ * node ids.
+ *
+ * <p>Activity windows, with t_min = origin + start and t_max = origin + stop (ms): a
+ * {@code poisson_generator} or {@code spike_generator} emits only spikes with times in
+ * (t_min, t_max] (spike generator times are relative to origin); a {@code dc_generator} is on in
+ * the steps NEST's {@code is_active} allows for current generators, so with delay d its current
+ * acts on the target over (t_min + d, t_max + d] (from d + h when t_min is 0, as without a
+ * window); a {@code multimeter} samples at times in (t_min, t_max].
  *
  * <p>Thread-safety: not thread-safe; call from one thread at a time. {@link #simulate} and the
- * getters and setters allocate nothing (a recorder's buffer grows, by doubling, only when more
- * spikes are pending than ever before; drain it regularly). With {@code threads > 1} the network
- * owns worker threads: {@link #close()} it when done.
+ * getters and setters allocate nothing (a recorder's or multimeter's buffer grows, by doubling,
+ * only when more spikes or samples are pending than ever before; drain it regularly). With
+ * {@code threads > 1} the network owns worker threads: {@link #close()} it when done.
  */
 public final class SpikingNetwork implements AutoCloseable {
     private final CompiledNetwork model;
@@ -175,22 +184,42 @@ public final class SpikingNetwork implements AutoCloseable {
     /**
      * NEST's {@code GetStatus} for one value: a neuron's state ({@code V_m}, {@code I_syn_ex},
      * {@code I_syn_in} for current models, {@code g_ex}, {@code g_in} for {@code iaf_cond_alpha},
-     * {@code refractory_steps}) or parameter, a generator's {@code rate} or {@code amplitude}.
+     * {@code refractory_steps}) or parameter, a generator's {@code rate} or {@code amplitude}, a
+     * generator's or multimeter's {@code start}, {@code stop}, {@code origin} (ms; stop may be
+     * infinite), a multimeter's {@code interval} (ms), a recorder's {@code n_events} (pending
+     * spikes or sample rows).
      *
      * @throws IllegalArgumentException naming what the node has
      */
     public double get(int id, String name) {
         checkNode(id);
         NodeModel m = model.model(id);
+        int window = NodeModel.WINDOW_PARAMETERS.indexOf(name);
         switch (m.kind()) {
             case NEURON:
                 return engine.neuronState(id, name);
             case STIMULATOR:
+                if (window >= 0) {
+                    return engine.window(id, window);
+                }
                 if (m.parameterNames().contains(name)) {
                     return engine.deviceValue(id);
                 }
                 throw new IllegalArgumentException(m + " node " + id + " has no '" + name + "'; it has " + m.parameterNames());
             case RECORDER:
+                if (m == NodeModel.MULTIMETER) {
+                    if (window >= 0) {
+                        return engine.window(id, window);
+                    }
+                    if ("interval".equals(name)) {
+                        return engine.intervalSteps(id) * resolutionMs();
+                    }
+                    if ("n_events".equals(name)) {
+                        return engine.pendingSamples(id);
+                    }
+                    throw new IllegalArgumentException(m + " node " + id + " has no '" + name + "'; it has "
+                            + m.parameterNames() + " and n_events (record_from: use recordFrom(id))");
+                }
                 if ("n_events".equals(name)) {
                     return engine.pending(id);
                 }
@@ -201,21 +230,88 @@ public final class SpikingNetwork implements AutoCloseable {
 
     /**
      * NEST's {@code SetStatus} for one value between runs: a neuron's {@code V_m}, a
-     * {@code poisson_generator}'s {@code rate}, a {@code dc_generator}'s {@code amplitude}.
+     * {@code poisson_generator}'s {@code rate}, a {@code dc_generator}'s {@code amplitude}, a
+     * generator's or multimeter's {@code start}, {@code stop} or {@code origin} (ms, multiples of
+     * the resolution, stop >= start; {@code Double.POSITIVE_INFINITY} for a stop that never comes).
+     * A new window applies from the next step: a generator with stop t emits nothing after t,
+     * one whose start is moved later pauses until then. To move a window later, set stop first.
+     *
+     * @throws IllegalArgumentException naming the node, the rule and the fix
      */
     public void set(int id, String name, double value) {
         checkNode(id);
         NodeModel m = model.model(id);
+        int window = NodeModel.WINDOW_PARAMETERS.indexOf(name);
         if (m.kind() == NodeModel.Kind.NEURON && "V_m".equals(name)) {
             setVm(id, value);
         } else if (m == NodeModel.POISSON_GENERATOR && "rate".equals(name)) {
             setRate(id, value);
         } else if (m == NodeModel.DC_GENERATOR && "amplitude".equals(name)) {
             setAmplitude(id, value);
+        } else if (m.hasActivityWindow() && window >= 0) {
+            double start = window == 0 ? value : engine.window(id, 0);
+            double stop = window == 1 ? value : engine.window(id, 1);
+            double origin = window == 2 ? value : engine.window(id, 2);
+            ActivityWindow.check(m, id, 1, start, stop, origin, resolutionMs());
+            engine.setWindow(id, window, value);
+        } else if (m == NodeModel.MULTIMETER && "interval".equals(name)) {
+            throw new IllegalArgumentException("cannot set 'interval' of multimeter node " + id + ": it is fixed once the"
+                    + " network is built (its sample buffers are sized for it); give it to create");
         } else {
             throw new IllegalArgumentException("cannot set '" + name + "' of " + m + " node " + id
-                    + ": settable are V_m (neurons), rate (poisson_generator), amplitude (dc_generator)");
+                    + ": settable are V_m (neurons), rate (poisson_generator), amplitude (dc_generator), start, stop and"
+                    + " origin (generators, multimeter)");
         }
+    }
+
+    /**
+     * @param multimeterId a {@code multimeter} node
+     * @return the variables it records, in sample order (NEST's {@code record_from}; immutable)
+     */
+    public java.util.List<String> recordFrom(int multimeterId) {
+        checkModel(multimeterId, NodeModel.MULTIMETER, "recordFrom");
+        return java.util.List.of(engine.recordFrom(multimeterId));
+    }
+
+    /** @return the sample rows multimeter {@code multimeterId} holds, not yet drained */
+    public int pendingSamples(int multimeterId) {
+        checkModel(multimeterId, NodeModel.MULTIMETER, "pendingSamples");
+        return engine.pendingSamples(multimeterId);
+    }
+
+    /** @return the sample rows multimeter {@code multimeterId} recorded since time 0, drained or not */
+    public long recordedSamples(int multimeterId) {
+        checkModel(multimeterId, NodeModel.MULTIMETER, "recordedSamples");
+        return engine.recordedSamples(multimeterId);
+    }
+
+    /**
+     * A copy of the rows multimeter {@code multimeterId} holds (NEST's {@code events}), without
+     * draining them: times (ms), senders (node ids) and one flat array per recorded variable (mV,
+     * pA, nS). Allocates; call it between runs.
+     *
+     * @return the samples, in time order and, within a time, in connection order
+     */
+    public MultimeterSamples samples(int multimeterId) {
+        checkModel(multimeterId, NodeModel.MULTIMETER, "samples");
+        String[] vars = engine.recordFrom(multimeterId);
+        int n = engine.pendingSamples(multimeterId);
+        long[] t = new long[n];
+        int[] senders = new int[n];
+        double[] values = new double[n * vars.length];
+        engine.copySamples(multimeterId, t, senders, values);
+        return MultimeterSamples.of(vars, t, senders, values);
+    }
+
+    /**
+     * Hands the rows multimeter {@code multimeterId} holds to {@code handler} (time order, then
+     * connection order) and forgets them. Allocation-free.
+     *
+     * @return the number of rows handed over
+     */
+    public int drainSamples(int multimeterId, SampleHandler handler) {
+        checkModel(multimeterId, NodeModel.MULTIMETER, "drainSamples");
+        return engine.drainSamples(multimeterId, handler);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.tandem.neuro;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ class AllocationTest {
     }
 
     private static final SpikeHandler IGNORE = (sender, timeNs) -> { };
+    private static final SampleHandler IGNORE_SAMPLES = (sender, timeNs, values, offset, count) -> { };
 
     @Test
     void simulate_braitenbergClosedLoop_allocatesNothingAfterWarmUp() {
@@ -51,6 +53,36 @@ class AllocationTest {
                 allocated = allocatedBytes() - before;
             }
             assertThat(net.totalSpikes()).isPositive();
+            assertThat(allocated).isLessThan(BOUND_BYTES);
+        }
+    }
+
+    @Test
+    void simulate_windowedGeneratorsAndMultimeterTwoThreads_allocatesNothingAfterWarmUp() {
+        NetworkBuilder b = SpikingNetwork.builder().seed(2).threads(2);
+        Population neurons = BrunelNetwork.define(b, 500, true);
+        int recorder = b.nodeCount() - 1;
+        Population pg = b.create("poisson_generator", 1, Map.of("rate", 3000.0, "start", 5.0, "stop", 1000.0));
+        b.connect(pg, neurons, Connector.allToAll(), SynapseSpec.staticSynapse(10.0, 1.5));
+        Population dc = b.create("dc_generator", 1, Map.of("amplitude", 50.0, "origin", 20.0));
+        b.connect(dc, neurons, Connector.allToAll(), SynapseSpec.staticSynapse(1.0, 1.5));
+        Population mm = b.create("multimeter", 1, Map.of("interval", 0.2));
+        b.recordFrom(mm, "V_m", "I_syn_ex", "I_syn_in");
+        b.connect(mm, neurons.slice(0, 500, 7));
+        try (SpikingNetwork net = b.build()) {
+            long allocated = 0;
+            for (int round = 0; round < 2; round++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < 20; i++) {
+                    // a transfer function moving the window between runs
+                    net.set(pg.first(), "stop", 1000.0 + i * 0.1);
+                    net.simulate(10_000_000L);
+                    net.drainSpikes(recorder, IGNORE);
+                    net.drainSamples(mm.first(), IGNORE_SAMPLES);
+                }
+                allocated = allocatedBytes() - before;
+            }
+            assertThat(net.recordedSamples(mm.first())).isEqualTo(2 * 20 * 50 * 72L);
             assertThat(allocated).isLessThan(BOUND_BYTES);
         }
     }

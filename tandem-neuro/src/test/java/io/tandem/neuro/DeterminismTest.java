@@ -2,6 +2,7 @@ package io.tandem.neuro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -58,6 +59,50 @@ class DeterminismTest {
         Spikes split = run(9, 2, 30);
         assertThat(split.senders).isEqualTo(whole.senders);
         assertThat(split.timesNs).isEqualTo(whole.timesNs);
+    }
+
+    /** Brunel with windowed generators of every kind and a multimeter; returns spikes and samples. */
+    private static Object[] windowedRun(int threads, int chunks) {
+        NetworkBuilder b = SpikingNetwork.builder().seed(21).threads(threads);
+        Population neurons = BrunelNetwork.define(b, 400, true);
+        int recorder = b.nodeCount() - 1;
+        Population burst = b.create("poisson_generator", 2, Map.of("rate", 4000.0, "start", 30.0, "stop", 80.0,
+                "origin", 10.0));
+        b.connect(burst, neurons.slice(0, 200), Connector.allToAll(), SynapseSpec.staticSynapse(20.0, 1.5));
+        Population dc = b.create("dc_generator", 1, Map.of("amplitude", 150.0, "start", 100.0, "stop", 150.3));
+        b.connect(dc, neurons.slice(100, 400), Connector.allToAll(), SynapseSpec.staticSynapse(1.0, 1.5));
+        Population sg = b.create("spike_generator", 1, Map.of("origin", 50.0, "stop", 100.0));
+        b.spikeTimesMs(sg, 1.0, 20.0, 20.0, 49.9, 50.0, 50.1, 120.0);
+        b.connect(sg, neurons, Connector.allToAll(), SynapseSpec.staticSynapse(40.0, 2.0));
+        Population mm = b.create("multimeter", 1, Map.of("interval", 0.5, "start", 25.0, "stop", 250.0));
+        b.recordFrom(mm, "V_m", "I_syn_ex", "I_syn_in");
+        b.connect(mm, neurons.slice(3, 400, 29));
+        try (SpikingNetwork net = b.build()) {
+            for (int c = 0; c < chunks; c++) {
+                net.simulate(RUN_NS / chunks);
+            }
+            return new Object[] {Spikes.drain(net, recorder), net.samples(mm.first())};
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void simulate_windowedGeneratorsAndMultimeter_anyThreadCountAndSplitBitwiseIdentical(int threads) {
+        Object[] serial = windowedRun(1, 1);
+        Object[] parallel = windowedRun(threads, 12);
+        Spikes a = (Spikes) serial[0];
+        Spikes b = (Spikes) parallel[0];
+        assertThat(a.senders.size()).isGreaterThan(1000);
+        assertThat(b.senders).isEqualTo(a.senders);
+        assertThat(b.timesNs).isEqualTo(a.timesNs);
+        MultimeterSamples sa = (MultimeterSamples) serial[1];
+        MultimeterSamples sb = (MultimeterSamples) parallel[1];
+        assertThat(sa.size()).isPositive();
+        assertThat(sb.timesMs()).isEqualTo(sa.timesMs());
+        assertThat(sb.senders()).isEqualTo(sa.senders());
+        for (String v : sa.recordFrom()) {
+            assertThat(sb.values(v)).isEqualTo(sa.values(v));
+        }
     }
 
     @Test

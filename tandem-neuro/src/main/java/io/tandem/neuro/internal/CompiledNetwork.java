@@ -41,7 +41,8 @@ public final class CompiledNetwork {
     final NodeModel[] deviceModel;
     final int[] deviceNode;
     final double[] deviceInitial; // rate (Hz) or amplitude (pA)
-    final long[][] spikeEmitSteps; // per device: sorted emission steps (spike_generator), else null
+    final double[] deviceWindowInitial; // (devices x 3) start, stop, origin (ms)
+    final long[][] spikeEmitSteps; // per device: sorted emission steps relative to the origin (spike_generator), else null
 
     // device connections by kind, grouped by target partition
     final int[] poissonPtr;
@@ -83,6 +84,18 @@ public final class CompiledNetwork {
     final int[] recPtr; // (N + 1)
     final int[] recIdx;
 
+    // multimeters: each samples its targets (connection order) at multiples of its interval
+    final int meterCount;
+    final int[] meterNode; // (M)
+    final long[] meterIntervalSteps; // (M)
+    final double[] meterWindowInitial; // (M x 3) start, stop, origin (ms)
+    final String[][] meterVarNames; // (M) record_from
+    final int[][] meterVarCodes; // (M) Recordables codes
+    final int[][] meterTargets; // (M) neuron indices, connection order
+    final int[] meterSegPtr; // (M * P + 1) the targets of meter m in partition p: [meterSegPtr[m*P+p], meterSegPtr[m*P+p+1])
+    final int[] meterSegCol; // position in meterTargets[m]
+    final int[] meterSegNeuron; // neuron index
+
     final int maxDelaySteps;
     final int minDelaySteps; // over synapses and device connections; Integer.MAX_VALUE without any
 
@@ -116,6 +129,7 @@ public final class CompiledNetwork {
         this.deviceModel = d.deviceModel.toArray(new NodeModel[0]);
         this.deviceNode = d.deviceNode.toArray();
         this.deviceInitial = d.deviceValue.toArray();
+        this.deviceWindowInitial = d.deviceWindow.toArray();
         this.spikeEmitSteps = d.spikeEmitSteps.toArray(new long[0][]);
 
         // device connections: split by kind, stable-sorted by target partition
@@ -258,6 +272,50 @@ public final class CompiledNetwork {
         for (int j = 0; j < d.recNeuron.size; j++) {
             recIdx[rFill[d.recNeuron.a[j]]++] = d.recRecorder.a[j];
         }
+
+        // multimeters
+        int meters = d.meterNode.size;
+        this.meterCount = meters;
+        this.meterNode = d.meterNode.toArray();
+        this.meterIntervalSteps = new long[meters];
+        this.meterWindowInitial = d.meterWindow.toArray();
+        this.meterVarNames = new String[meters][];
+        this.meterVarCodes = new int[meters][];
+        this.meterTargets = new int[meters][];
+        for (int mm = 0; mm < meters; mm++) {
+            meterIntervalSteps[mm] = Math.round(d.meterInterval.a[mm] / h);
+            String[] vars = d.meterVars.get(mm);
+            meterVarNames[mm] = vars == null ? new String[0] : vars.clone();
+            meterVarCodes[mm] = new int[meterVarNames[mm].length];
+            for (int v = 0; v < meterVarNames[mm].length; v++) {
+                meterVarCodes[mm][v] = Recordables.code(meterVarNames[mm][v]);
+            }
+            meterTargets[mm] = new int[d.meterConnections.a[mm]];
+        }
+        int[] tFillMeter = new int[meters];
+        for (int j = 0; j < d.sampleMeter.size; j++) {
+            int mm = d.sampleMeter.a[j];
+            meterTargets[mm][tFillMeter[mm]++] = d.sampleNeuron.a[j];
+        }
+        this.meterSegPtr = new int[meters * p + 1];
+        int segs = d.sampleMeter.size;
+        this.meterSegCol = new int[segs];
+        this.meterSegNeuron = new int[segs];
+        int at = 0;
+        for (int mm = 0; mm < meters; mm++) {
+            for (int q = 0; q < p; q++) {
+                meterSegPtr[mm * p + q] = at;
+                for (int col = 0; col < meterTargets[mm].length; col++) {
+                    int nr = meterTargets[mm][col];
+                    if (part[nr] == q) {
+                        meterSegCol[at] = col;
+                        meterSegNeuron[at] = nr;
+                        at++;
+                    }
+                }
+            }
+        }
+        meterSegPtr[meters * p] = at;
     }
 
     private static int[] sortByPartition(int[] idx, int[] tgt, int[] part, int p) {

@@ -232,6 +232,20 @@ final class IafCondAlphaKernel extends NeuronKernel {
     }
 
     @Override
+    double recordable(int k, int code) {
+        switch (code) {
+            case Recordables.V_M:
+                return y[k * N + V];
+            case Recordables.G_EX:
+                return y[k * N + G_EX];
+            case Recordables.G_IN:
+                return y[k * N + G_IN];
+            default:
+                throw new IllegalArgumentException(model.nestName() + " cannot record code " + code);
+        }
+    }
+
+    @Override
     double state(int k, String name) {
         switch (name) {
             case "V_m":

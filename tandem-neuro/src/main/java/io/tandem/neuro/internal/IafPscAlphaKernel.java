@@ -147,6 +147,20 @@ final class IafPscAlphaKernel extends NeuronKernel {
     }
 
     @Override
+    double recordable(int k, int code) {
+        switch (code) {
+            case Recordables.V_M:
+                return vm(k);
+            case Recordables.I_SYN_EX:
+                return iEx[k];
+            case Recordables.I_SYN_IN:
+                return iIn[k];
+            default:
+                throw new IllegalArgumentException(model.nestName() + " cannot record code " + code);
+        }
+    }
+
+    @Override
     double state(int k, String name) {
         switch (name) {
             case "V_m":

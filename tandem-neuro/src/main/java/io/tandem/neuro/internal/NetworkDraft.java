@@ -23,6 +23,7 @@ public final class NetworkDraft {
     final GrowableArrays.Ints deviceNode = new GrowableArrays.Ints();
     final List<NodeModel> deviceModel = new ArrayList<>();
     final GrowableArrays.Doubles deviceValue = new GrowableArrays.Doubles();
+    final GrowableArrays.Doubles deviceWindow = new GrowableArrays.Doubles(); // (devices x 3) start, stop, origin (ms)
     final List<long[]> spikeEmitSteps = new ArrayList<>();
     final GrowableArrays.Ints recorderNode = new GrowableArrays.Ints();
 
@@ -40,6 +41,14 @@ public final class NetworkDraft {
 
     final GrowableArrays.Ints recNeuron = new GrowableArrays.Ints();
     final GrowableArrays.Ints recRecorder = new GrowableArrays.Ints();
+
+    final GrowableArrays.Ints meterNode = new GrowableArrays.Ints();
+    final GrowableArrays.Doubles meterInterval = new GrowableArrays.Doubles(); // ms
+    final GrowableArrays.Doubles meterWindow = new GrowableArrays.Doubles(); // (meters x 3) start, stop, origin (ms)
+    final List<String[]> meterVars = new ArrayList<>(); // record_from, null until set
+    final GrowableArrays.Ints meterConnections = new GrowableArrays.Ints(); // per meter
+    final GrowableArrays.Ints sampleMeter = new GrowableArrays.Ints();
+    final GrowableArrays.Ints sampleNeuron = new GrowableArrays.Ints();
 
     /** @return the number of nodes so far */
     public int nodeCount() {
@@ -82,17 +91,21 @@ public final class NetworkDraft {
     }
 
     /**
-     * Adds {@code n} stimulating devices with an initial rate (Hz) or amplitude (pA).
+     * Adds {@code n} stimulating devices with an initial rate (Hz) or amplitude (pA) and an
+     * activity window (ms, checked by the builder).
      *
      * @return the first node id
      */
-    public int addDevices(NodeModel model, int n, double value) {
+    public int addDevices(NodeModel model, int n, double value, double start, double stop, double origin) {
         int firstNode = nodeModels.size();
         for (int i = 0; i < n; i++) {
             nodeLocal.add(deviceNode.size);
             deviceNode.add(nodeModels.size());
             deviceModel.add(model);
             deviceValue.add(value);
+            deviceWindow.add(start);
+            deviceWindow.add(stop);
+            deviceWindow.add(origin);
             spikeEmitSteps.add(model == NodeModel.SPIKE_GENERATOR ? new long[0] : null);
             nodeModels.add(model);
         }
@@ -111,10 +124,61 @@ public final class NetworkDraft {
     }
 
     /**
+     * Adds {@code n} multimeters with a sampling interval and an activity window (ms, checked by
+     * the builder); their variables are set with {@link #setRecordFrom}.
+     *
+     * @return the first node id
+     */
+    public int addMultimeters(int n, double interval, double start, double stop, double origin) {
+        int firstNode = nodeModels.size();
+        for (int i = 0; i < n; i++) {
+            nodeLocal.add(meterNode.size);
+            meterNode.add(nodeModels.size());
+            meterInterval.add(interval);
+            meterWindow.add(start);
+            meterWindow.add(stop);
+            meterWindow.add(origin);
+            meterVars.add(null);
+            meterConnections.add(0);
+            nodeModels.add(NodeModel.MULTIMETER);
+        }
+        return firstNode;
+    }
+
+    /**
+     * Sets what a multimeter records (NEST names, checked by the builder).
+     *
+     * @param vars the variables. Not modified.
+     */
+    public void setRecordFrom(int node, String[] vars) {
+        meterVars.set(nodeLocal.a[node], vars.clone());
+    }
+
+    /** @return the variables multimeter {@code node} records, or null before they are set */
+    public String[] recordFrom(int node) {
+        String[] v = meterVars.get(nodeLocal.a[node]);
+        return v == null ? null : v.clone();
+    }
+
+    /** @return the neurons multimeter {@code node} is connected to so far */
+    public int meterConnections(int node) {
+        return meterConnections.a[nodeLocal.a[node]];
+    }
+
+    /** Connects a multimeter to a neuron (NEST's {@code Connect(multimeter, neuron)}). */
+    public void addSampling(int meterNodeId, int neuronNodeId) {
+        int m = nodeLocal.a[meterNodeId];
+        sampleMeter.add(m);
+        sampleNeuron.add(nodeLocal.a[neuronNodeId]);
+        meterConnections.a[m]++;
+    }
+
+    /**
      * Sets the spikes of a spike generator.
      *
-     * @param emitSteps sorted steps in which the spikes are emitted (a spike at time t ms has
-     *                  stamp t / h and is emitted in step stamp - 1). Not modified.
+     * @param emitSteps sorted steps in which the spikes are emitted, relative to the generator's
+     *                  origin (a spike at time t ms has stamp t / h and is emitted in step
+     *                  stamp - 1). Not modified.
      */
     public void setSpikeEmitSteps(int node, long[] emitSteps) {
         spikeEmitSteps.set(nodeLocal.a[node], emitSteps.clone());

@@ -1,6 +1,7 @@
 package io.tandem.neuro.internal;
 
 import io.tandem.neuro.NodeModel;
+import io.tandem.neuro.SampleHandler;
 import io.tandem.neuro.SpikeHandler;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
@@ -30,6 +31,31 @@ import java.util.concurrent.locks.LockSupport;
  * ordinal). The results are therefore bitwise identical for any thread count and any split of a
  * run into simulate() calls.
  *
+ * Activity windows (NEST's start, stop, origin [4]; t_min = origin + start, t_max = origin + stop in
+ * steps, t_max = infinity by default) are evaluated per step on the device side, whatever the
+ * connection delay:
+ *   - poisson_generator: the step s, i.e. (s h, (s + 1) h], whose spikes carry the stamp s + 1,
+ *     draws only when t_min <= s and s + 1 <= t_max, so its spikes have times in (t_min, t_max]:
+ *     NEST's documented rule for spike-emitting devices. (NEST's poisson_generator::update tests
+ *     is_active on the step's start, which would move the window one step later and drop the
+ *     first step of a generator with start 0; we follow the documentation, as spike_generator
+ *     does, and a default window keeps every draw of a generator without one.) An inactive step
+ *     draws nothing, so the per-connection streams stay independent of other connections.
+ *   - dc_generator: NEST's StimulationDevice::is_active for current generators, t_min < s + 2 <=
+ *     t_max on the emitting step s: the step (t, t + h] the current is delivered in with the
+ *     one-step minimum delay satisfies origin + start <= t and t + h <= origin + stop.
+ *   - spike_generator: a spike at time t_s (relative to origin) has the stamp origin + t_s / h and
+ *     is emitted when t_min < stamp <= t_max (NEST's spike_generator::update).
+ * A window changed between runs applies from the next step on; the engine keeps t_min and t_max
+ * per device, so the step costs two comparisons.
+ *
+ * A multimeter [5] samples its targets at the end of every step whose end time (s + 1) h is a
+ * multiple of its interval and lies in (t_min, t_max] (NEST's recording-device window), one row
+ * per (time, target) in connection order. Each thread writes the values of its own targets into
+ * a per-slice buffer at fixed positions (double-buffered by slice parity like the spike lists);
+ * after the slice barrier partition 0's thread appends the slice's rows to the multimeter's log in
+ * time order, so the log does not depend on the thread count either.
+ *
  * Static synapses of one source onto one partition that share weight and delay (a Brunel
  * network's rows) are stored as bare targets and delivered by a branch-free loop over one
  * buffer row: 4 bytes per synapse instead of 16.
@@ -43,6 +69,9 @@ import java.util.concurrent.locks.LockSupport;
  * [2] M. Tsodyks, A. Uziel, H. Markram (2000), Synchrony generation in recurrent networks with
  *     frequency-dependent synapses. J. Neurosci. 20:RC50.
  * [3] NEST tsodyks_synapse model documentation.
+ * [4] NEST nestkernel/stimulation_device.h, stimulation_device.cpp (is_active), device.cpp, and the
+ *     "Stimulation and recording devices" documentation.
+ * [5] NEST multimeter documentation and nestkernel/universal_data_logger.h.
  */
 
 /**
@@ -79,6 +108,17 @@ public final class NetworkEngine implements AutoCloseable {
     private final int[] poissonGuide; // (devices x GUIDES) where the search for u starts
     private final long[] poissonRng; // per poisson connection
     private final int[] spikeGenCursor; // per spike generator connection
+    private final double[] deviceWindow; // (devices x 3) start, stop, origin (ms)
+    private final long[] deviceTMin; // (devices) origin + start, steps
+    private final long[] deviceTMax; // (devices) origin + stop, steps (Long.MAX_VALUE: never stops)
+    private final long[] deviceOrigin; // (devices) origin, steps
+
+    // multimeter state
+    private final double[] meterWindow; // (M x 3) start, stop, origin (ms)
+    private final long[] meterTMin; // (M) steps
+    private final long[] meterTMax; // (M) steps
+    private final double[][][] meterSlice; // (M x 2 parities x (samples per slice x targets x variables))
+    private final MultimeterLog[] meterLogs;
 
     // tsodyks synapse state
     private final double[] tx;
@@ -123,6 +163,24 @@ public final class NetworkEngine implements AutoCloseable {
         poissonGuide = new int[m.deviceCount * GUIDES];
         poissonRng = new long[m.poissonSeed.length];
         spikeGenCursor = new int[m.spikeGenDev.length];
+        deviceWindow = new double[m.deviceCount * 3];
+        deviceTMin = new long[m.deviceCount];
+        deviceTMax = new long[m.deviceCount];
+        deviceOrigin = new long[m.deviceCount];
+        meterWindow = new double[m.meterCount * 3];
+        meterTMin = new long[m.meterCount];
+        meterTMax = new long[m.meterCount];
+        meterSlice = new double[m.meterCount][2][];
+        meterLogs = new MultimeterLog[m.meterCount];
+        for (int mm = 0; mm < m.meterCount; mm++) {
+            long k = m.meterIntervalSteps[mm];
+            // at most ceil(slice / k) sample times fall into a slice
+            int samples = (int) ((slice + k - 1) / k);
+            int size = samples * m.meterTargets[mm].length * m.meterVarCodes[mm].length;
+            meterSlice[mm][0] = new double[size];
+            meterSlice[mm][1] = new double[size];
+            meterLogs[mm] = new MultimeterLog(m.meterVarCodes[mm].length);
+        }
         tx = new double[m.tTgt.length];
         ty = new double[m.tTgt.length];
         tu = new double[m.tTgt.length];
@@ -159,6 +217,7 @@ public final class NetworkEngine implements AutoCloseable {
             case DC_GENERATOR:
             case SPIKE_GENERATOR:
             case SPIKE_RECORDER:
+            case MULTIMETER:
                 throw new IllegalArgumentException(model + " is not a neuron model");
         }
         throw new AssertionError(model);
@@ -173,6 +232,17 @@ public final class NetworkEngine implements AutoCloseable {
         System.arraycopy(m.deviceInitial, 0, deviceValue, 0, deviceValue.length);
         System.arraycopy(m.poissonSeed, 0, poissonRng, 0, poissonRng.length);
         Arrays.fill(spikeGenCursor, 0);
+        System.arraycopy(m.deviceWindowInitial, 0, deviceWindow, 0, deviceWindow.length);
+        for (int d = 0; d < m.deviceCount; d++) {
+            updateDeviceWindow(d);
+        }
+        System.arraycopy(m.meterWindowInitial, 0, meterWindow, 0, meterWindow.length);
+        for (int mm = 0; mm < m.meterCount; mm++) {
+            updateMeterWindow(mm);
+        }
+        for (MultimeterLog l : meterLogs) {
+            l.clear();
+        }
         for (int j = 0; j < tx.length; j++) {
             double[] sp = m.tsodyksSpecs[m.tSpec[j]];
             tx[j] = sp[4];
@@ -186,6 +256,25 @@ public final class NetworkEngine implements AutoCloseable {
         step = 0;
         sliceCounter = 0;
         totalSpikes = 0;
+    }
+
+    private void updateDeviceWindow(int d) {
+        long origin = Math.round(deviceWindow[3 * d + 2] / m.h);
+        deviceOrigin[d] = origin;
+        deviceTMin[d] = plus(origin, deviceWindow[3 * d]);
+        deviceTMax[d] = plus(origin, deviceWindow[3 * d + 1]);
+    }
+
+    private void updateMeterWindow(int mm) {
+        long origin = Math.round(meterWindow[3 * mm + 2] / m.h);
+        meterTMin[mm] = plus(origin, meterWindow[3 * mm]);
+        meterTMax[mm] = plus(origin, meterWindow[3 * mm + 1]);
+    }
+
+    /** @return origin + ms in steps, saturating at Long.MAX_VALUE (infinity); both are >= 0 */
+    private long plus(long origin, double ms) {
+        long r = origin + Math.round(ms / m.h);
+        return r < origin ? Long.MAX_VALUE : r;
     }
 
     /** @return steps simulated since time 0 */
@@ -297,6 +386,56 @@ public final class NetworkEngine implements AutoCloseable {
                 p.segKernel[g].update(p.segFrom[g], p.segTo[g], base, buf, p, p.scratch);
             }
             p.endStep(parity, i);
+            for (int mm = 0; mm < m.meterCount; mm++) {
+                sample(p.index, mm, s0, s + 1, parity);
+            }
+        }
+    }
+
+    /** @return whether multimeter {@code mm} samples at the end time {@code stamp} (steps) */
+    private boolean samples(int mm, long stamp) {
+        return stamp % m.meterIntervalSteps[mm] == 0 && stamp > meterTMin[mm] && stamp <= meterTMax[mm];
+    }
+
+    /** Writes the values of multimeter {@code mm}'s targets in partition {@code pi} at the end of the step ending at {@code stamp}. */
+    private void sample(int pi, int mm, long s0, long stamp, int parity) {
+        if (!samples(mm, stamp)) {
+            return;
+        }
+        long k = m.meterIntervalSteps[mm];
+        int[] codes = m.meterVarCodes[mm];
+        int nv = codes.length;
+        int row0 = (int) (stamp / k - s0 / k - 1) * m.meterTargets[mm].length;
+        double[] out = meterSlice[mm][parity];
+        int key = mm * parts.length + pi;
+        for (int e = m.meterSegPtr[key], end = m.meterSegPtr[key + 1]; e < end; e++) {
+            int neuron = m.meterSegNeuron[e];
+            NeuronKernel kn = kernels[kernelOf[neuron]];
+            int at = (row0 + m.meterSegCol[e]) * nv;
+            for (int v = 0; v < nv; v++) {
+                out[at + v] = kn.recordable(neuron - kn.first, codes[v]);
+            }
+        }
+    }
+
+    /** Appends the rows every thread sampled in the slice {@code [s0, s0 + len)} to the multimeters' logs (partition 0). */
+    private void appendSamples(long s0, int len, int parity) {
+        for (int mm = 0; mm < m.meterCount; mm++) {
+            long k = m.meterIntervalSteps[mm];
+            int[] tgt = m.meterTargets[mm];
+            int nv = m.meterVarCodes[mm].length;
+            double[] in = meterSlice[mm][parity];
+            MultimeterLog log = meterLogs[mm];
+            long first = s0 / k;
+            for (long stamp = (first + 1) * k; stamp <= s0 + len; stamp += k) {
+                if (!samples(mm, stamp)) {
+                    continue;
+                }
+                int row0 = (int) (stamp / k - first - 1) * tgt.length;
+                for (int col = 0; col < tgt.length; col++) {
+                    log.add(stamp, m.neuronNode[tgt[col]], in, (row0 + col) * nv);
+                }
+            }
         }
     }
 
@@ -307,7 +446,8 @@ public final class NetworkEngine implements AutoCloseable {
         for (int j = m.poissonPtr[pi], e = m.poissonPtr[pi + 1]; j < e; j++) {
             int dv = m.poissonDev[j];
             int np = poissonParts[dv];
-            if (np == 0) {
+            // active when the step's spikes (stamp s + 1) fall in (t_min, t_max]
+            if (np == 0 || s < deviceTMin[dv] || s >= deviceTMax[dv]) {
                 continue;
             }
             int count = 0;
@@ -330,18 +470,21 @@ public final class NetworkEngine implements AutoCloseable {
             }
         }
         for (int j = m.spikeGenPtr[pi], e = m.spikeGenPtr[pi + 1]; j < e; j++) {
-            long[] times = m.spikeEmitSteps[m.spikeGenDev[j]];
+            int dv = m.spikeGenDev[j];
+            long[] times = m.spikeEmitSteps[dv];
+            long origin = deviceOrigin[dv];
             int c = spikeGenCursor[j];
-            while (c < times.length && times[c] < s) {
+            while (c < times.length && times[c] + origin < s) {
                 c++;
             }
             int count = 0;
-            while (c < times.length && times[c] == s) {
+            while (c < times.length && times[c] + origin == s) {
                 c++;
                 count++;
             }
             spikeGenCursor[j] = c;
-            if (count == 0) {
+            // emitted when the stamp s + 1 is in (t_min, t_max]
+            if (count == 0 || s + 1 <= deviceTMin[dv] || s + 1 > deviceTMax[dv]) {
                 continue;
             }
             double w = m.spikeGenW[j] * count;
@@ -358,8 +501,10 @@ public final class NetworkEngine implements AutoCloseable {
         }
         final double[] cur = buf.current;
         for (int j = m.dcPtr[pi], e = m.dcPtr[pi + 1]; j < e; j++) {
-            double a = deviceValue[m.dcDev[j]];
-            if (a == 0) {
+            int dv = m.dcDev[j];
+            double a = deviceValue[dv];
+            // NEST's is_active for current generators: t_min < s + 2 <= t_max
+            if (a == 0 || s + 2 <= deviceTMin[dv] || s + 2 > deviceTMax[dv]) {
                 continue;
             }
             int at = slot + m.dcD[j];
@@ -441,6 +586,9 @@ public final class NetworkEngine implements AutoCloseable {
                 }
             }
         }
+        if (records) {
+            appendSamples(s0, len, parity);
+        }
     }
 
     /** Propagates tsodyks synapse {@code j} to a spike at {@code stamp}; returns the weight it transmits. */
@@ -516,6 +664,86 @@ public final class NetworkEngine implements AutoCloseable {
     /** Sets the rate (Hz) or amplitude (pA) of device node {@code node}; takes effect from the next run. */
     public void setDeviceValue(int node, double value) {
         deviceValue[m.nodeLocal[node]] = value;
+    }
+
+    /**
+     * @param which 0 start, 1 stop, 2 origin
+     * @return that time (ms) of generator or multimeter node {@code node}
+     */
+    public double window(int node, int which) {
+        int k = m.nodeLocal[node];
+        return m.nodeModel[node] == NodeModel.MULTIMETER ? meterWindow[3 * k + which] : deviceWindow[3 * k + which];
+    }
+
+    /**
+     * Sets a time of a generator's or multimeter's activity window (validated by the caller);
+     * applies from the next step.
+     *
+     * @param which 0 start, 1 stop, 2 origin
+     */
+    public void setWindow(int node, int which, double ms) {
+        int k = m.nodeLocal[node];
+        if (m.nodeModel[node] == NodeModel.MULTIMETER) {
+            meterWindow[3 * k + which] = ms;
+            updateMeterWindow(k);
+        } else {
+            deviceWindow[3 * k + which] = ms;
+            updateDeviceWindow(k);
+        }
+    }
+
+    /** @return the sampling interval (steps) of multimeter node {@code node} */
+    public long intervalSteps(int node) {
+        return m.meterIntervalSteps[m.nodeLocal[node]];
+    }
+
+    /** @return the variables multimeter node {@code node} records (a copy) */
+    public String[] recordFrom(int node) {
+        return m.meterVarNames[m.nodeLocal[node]].clone();
+    }
+
+    /** @return the rows multimeter node {@code node} holds, not yet drained */
+    public int pendingSamples(int node) {
+        return meterLogs[m.nodeLocal[node]].size;
+    }
+
+    /** @return the rows multimeter node {@code node} recorded since time 0 */
+    public long recordedSamples(int node) {
+        return meterLogs[m.nodeLocal[node]].total;
+    }
+
+    /**
+     * Copies the rows multimeter node {@code node} holds, without draining them.
+     *
+     * @param timesNs (rows). Modified.
+     * @param senders (rows). Modified.
+     * @param values  (rows x variables), row-major. Modified.
+     */
+    public void copySamples(int node, long[] timesNs, int[] senders, double[] values) {
+        MultimeterLog log = meterLogs[m.nodeLocal[node]];
+        for (int i = 0; i < log.size; i++) {
+            timesNs[i] = log.stamps[i] * m.resolutionNs;
+            senders[i] = log.senders[i];
+        }
+        System.arraycopy(log.values, 0, values, 0, log.size * log.width);
+    }
+
+    /**
+     * Hands every row multimeter node {@code node} holds to {@code handler}, oldest first, and
+     * forgets them. Allocation-free.
+     *
+     * @return the rows handed over
+     */
+    public int drainSamples(int node, SampleHandler handler) {
+        MultimeterLog log = meterLogs[m.nodeLocal[node]];
+        int n = log.size;
+        int w = log.width;
+        long res = m.resolutionNs;
+        for (int i = 0; i < n; i++) {
+            handler.onSample(log.senders[i], log.stamps[i] * res, log.values, i * w, w);
+        }
+        log.size = 0;
+        return n;
     }
 
     /** @return the spikes recorder node {@code node} holds, not yet drained */

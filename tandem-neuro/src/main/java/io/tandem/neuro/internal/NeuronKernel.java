@@ -58,6 +58,14 @@ public abstract class NeuronKernel {
      */
     abstract double state(int k, String name);
 
+    /**
+     * The value a multimeter samples. Allocation-free.
+     *
+     * @param code a {@link Recordables} code the model has (checked when connecting)
+     * @return V_m (mV), a synaptic current (pA) or conductance (nS) of local neuron {@code k}
+     */
+    abstract double recordable(int k, int code);
+
     final IllegalArgumentException unknownState(String name, String known) {
         return new IllegalArgumentException("unknown state or parameter '" + name + "' of " + model.nestName() + "; known: "
                 + known + ", and the parameters " + model.parameterNames());
