@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * each one is an event) shows no allocation on this thread in those windows; with C1 only
  * (-XX:TieredStopAtLevel=1) the counter stays at 0, and escape analysis off changes nothing. That
  * is the JVM's, not the loop's; the steady state before this change was 400 B per physics step
- * (Husky) and 2.3 KB (relay), so one object (16 B) per step would fail.
+ * (Husky) and 2.3 KB (relay), so one object (16 B) per step would fail. Under load those counts
+ * once reached 624 B, so a measurement is run up to three times and one run must stay under the
+ * bound in every window: an allocation in the loop shows in every run.
  */
 class WorldAllocationTest {
     private static final SolverSettings SOLVER = SolverSettings.subAdmm(20);
@@ -49,12 +51,34 @@ class WorldAllocationTest {
         }
     }
 
+    /**
+     * Runs a measurement up to three times and passes when one run stays under the tolerance in
+     * every window: the JIT's counts (see the class notes) come at windows that move from run to
+     * run and fade once compiled, while an allocation in the loop repeats in every run.
+     */
+    private static void assertSomeRunAllocatesNothing(String what, java.util.function.Supplier<long[]> measuredWindows) {
+        List<String> runs = new ArrayList<>();
+        for (int run = 0; run < 3; run++) {
+            long[] bytes = measuredWindows.get();
+            runs.add(java.util.Arrays.toString(bytes));
+            if (java.util.Arrays.stream(bytes).allMatch(b -> b < JVM_TOLERANCE)) {
+                return;
+            }
+        }
+        throw new AssertionError("bytes allocated by " + what + ", three runs: " + runs + "; every run allocated "
+                + JVM_TOLERANCE + " B or more in a window");
+    }
+
     @Test
-    @SuppressForbidden
     void step_relayWithLevelsAndPerformers_noLevelChanges_allocatesNothing() {
         // relay.sdf with levels on: two performers against five levels every step, level changes
         // (so rebuilds) at iterations 1007, 1332, 1883, ...; measured in two stretches without any,
         // the second after a rebuild (a new engine)
+        assertSomeRunAllocatesNothing("iterations 300..1000 and 1100..1320 of relay.sdf", WorldAllocationTest::relayStretches);
+    }
+
+    @SuppressForbidden
+    private static long[] relayStretches() {
         com.sun.management.ThreadMXBean mx = threads();
         try (WorldRunner r = new WorldRunner(DistributedWorldTest.example("relay.sdf"), SOLVER, true)) {
             ChangeCounter counter = new ChangeCounter();
@@ -63,7 +87,9 @@ class WorldAllocationTest {
             int roverB = r.modelHandle("rover_b");
             double[] pose = new double[WorldRunner.POSE_VALUES];
             long[][] stretches = {{300, 1000}, {1100, 1320}};
-            for (long[] s : stretches) {
+            long[] bytes = new long[stretches.length];
+            for (int k = 0; k < stretches.length; k++) {
+                long[] s = stretches[k];
                 while (r.iteration() < s[0]) {
                     r.step();
                 }
@@ -74,21 +100,25 @@ class WorldAllocationTest {
                     r.step();
                     read += (r.modelPose(roverA, pose) ? 1 : 0) + (r.modelPose(roverB, pose) ? 1 : 0);
                 }
-                long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+                bytes[k] = mx.getCurrentThreadAllocatedBytes() - before;
                 assertThat(read).isEqualTo(2 * (s[1] - s[0]));
                 assertThat(counter.changes).as("level changes in iterations %d..%d", s[0], s[1]).isEqualTo(changesBefore);
-                assertThat(allocated).as("bytes allocated by iterations %d..%d", s[0], s[1]).isLessThan(JVM_TOLERANCE);
             }
             assertThat(r.rebuilds()).isEqualTo(1);
             assertThat(r.levels().activeLevels()).isNotEmpty();
+            return bytes;
         }
     }
 
     @Test
-    @SuppressForbidden
     void step_huskyClosedLoop_commandsReadingsPosesCamera_allocatesNothing() {
         // the Husky experiment's loop: 20 ms = 10 physics steps; per loop step a twist, the four
         // wheels' joint states, the robot's pose (by handle and by name) and a camera frame
+        assertSomeRunAllocatesNothing("150 loop steps (1500 physics steps) of the Husky", WorldAllocationTest::huskyLoop);
+    }
+
+    @SuppressForbidden
+    private static long[] huskyLoop() {
         com.sun.management.ThreadMXBean mx = threads();
         try (WorldRunner r = new WorldRunner(HuskyWorld.load(), SolverSettings.subAdmm(30), false)) {
             SkidSteerDrive drive = HuskyWorld.drive(r);
@@ -125,10 +155,10 @@ class WorldAllocationTest {
                 loopStep.run();
             }
             long allocated = mx.getCurrentThreadAllocatedBytes() - before;
-            assertThat(allocated).as("bytes allocated by 150 loop steps (1500 physics steps)").isLessThan(JVM_TOLERANCE);
             assertThat(Double.isFinite(sum[0])).isTrue();
             assertThat(read[0]).isEqualTo(2 * 300);
             assertThat(r.iteration()).isEqualTo(3000);
+            return new long[] {allocated};
         }
     }
 
