@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(180)
 class WorldBenchCommandTest {
     private static final Pattern STANDALONE = Pattern.compile("\\{\"bench\":\"world\",\"world\":\"heavy\",\"mode\":\"standalone\","
-            + "\"iterations\":40,\"runs\":1,\"rtf\":[0-9.]+}");
+            + "\"iterations\":40,\"runs\":1,\"rtf\":[0-9.]+,\"rtf_whole_run\":[0-9.]+}");
     private static final Pattern DISTRIBUTED = Pattern.compile("\\{\"bench\":\"world\",\"world\":\"heavy\",\"mode\":\"distributed\","
-            + "\"secondaries\":2,\"iterations\":40,\"runs\":1,\"record\":true,\"rtf\":[0-9.]+,\"overhead_us\":[0-9.]+,\"handovers\":0}");
+            + "\"secondaries\":2,\"iterations\":40,\"runs\":1,\"record\":true,\"rtf\":[0-9.]+,\"rtf_whole_run\":[0-9.]+,"
+            + "\"overhead_us\":[0-9.]+,\"handovers\":0}");
     private static final Pattern RATIO = Pattern.compile("\\{\"bench\":\"world\",\"world\":\"heavy\",\"mode\":\"ratio\","
             + "\"distributed_over_standalone\":[0-9.]+}");
 

@@ -11,17 +11,22 @@ import java.util.function.LongSupplier;
  * duration and everything the loop thread did before, e.g. applyInputs); the worker, seeing a new
  * `requested`, advances and publishes, writes the elapsed time, then sets the volatile `completed`
  * (publishing the engine's state and the devices' back buffers to the loop thread). Both sides
- * wait in three stages (idle()): spin briefly, then yield (the next handoff is usually within a
- * loop step's wall time, and a yield leaves the core to an engine that needs it), then park; a
- * park/unpark wake-up costs tens of microseconds per handoff, two per loop step.
+ * wait by spinning briefly, then parking; the other side unparks them.
+ *
+ * Why no yielding phase: a yielding waiter stays runnable, so on 2 cores it takes CPU time from
+ * the engine it waits for whenever a third thread (another process, the JIT) wants a core. With
+ * a busy loop of another process beside the Husky experiment (bench cle, 500 steps, 3 runs, three
+ * times each), yielding up to 20,000 times gave wall / slowest engine 1.51 to 1.81 and parking
+ * after the spins 1.18 to 1.24; on an idle machine both gave 1.03 to 1.10. (Running the slowest
+ * engine on the loop thread instead of a worker, to take the wake-up off the critical path, gave
+ * the same on an idle machine, 1.06 to 1.12, and 1.19 to 1.29 beside the busy loop: the transfer
+ * functions then run after it rather than beside it.)
  */
 
 /** Runs one engine's advance-and-publish jobs on its own thread (PARALLEL mode). */
 final class EngineWorker {
-    /** busy spins before yielding */
+    /** busy spins before parking */
     private static final int SPINS = 200;
-    /** yields before parking (a few ms to tens of ms, by load) */
-    private static final int YIELDS = 20_000;
 
     private final Engine engine;
     private final LongSupplier clock;
@@ -99,12 +104,10 @@ final class EngineWorker {
         }
     }
 
-    /** One round of waiting: spin, then yield, then park (unpark or a spurious wake-up ends it). */
+    /** One round of waiting: spin, then park (unpark or a spurious wake-up ends it). */
     private void idle(int round) {
         if (round < SPINS) {
             Thread.onSpinWait();
-        } else if (round < SPINS + YIELDS) {
-            Thread.yield();
         } else {
             LockSupport.park(this);
         }
