@@ -23,7 +23,8 @@ import java.util.function.LongSupplier;
  * functions then run after it rather than beside it. Spinning instead of parking near the
  * expected end of a job and for 200 us before the next one, to take the wake-ups off the critical
  * path, was worse: 1.14 to 1.19 against 1.09 to 1.12 in alternating runs, the physics' own step
- * growing from 2.05 to 2.6 ms; the two vCPUs share a core's execution units.)
+ * growing from 2.05 to 2.6 ms beside the spinning thread (the guest sees 2 cores; how the host
+ * places them is not visible).)
  */
 
 /** Runs one engine's advance-and-publish jobs on its own thread (PARALLEL mode). */
