@@ -16,7 +16,9 @@ import java.util.Optional;
  * {@code examples/experiments/README.md} and, as JSON Schema, in
  * {@code examples/experiments/experiment.schema.json}.
  *
- * <p>{@link #load(Path, ExperimentOverrides)} reads the JSON file, applies {@code --set}
+ * <p>{@link #load(Path, ExperimentOverrides)} reads the file (JSON; or, when its name ends in
+ * {@code .yaml} or {@code .yml}, the same content in a YAML 1.2 subset, see
+ * {@code io.tandem.cle.internal.json.YamlParser}), applies {@code --set}
  * overrides to the declared {@code parameters}, substitutes {@code ${name}} in string values,
  * checks the result against the schema, resolves relative paths against the file's folder, loads
  * the world (to check model names and take its step) and checks the brain with the network
@@ -90,7 +92,7 @@ public record ExperimentFile(Path source, String name, String description, Map<S
 
     /**
      * Parses experiment text as if it were the file {@code file} (relative paths resolve against
-     * its folder, messages name it); the file itself is not read.
+     * its folder, messages name it, a .yaml or .yml name means YAML); the file itself is not read.
      *
      * @throws ExperimentFileException listing every problem
      */

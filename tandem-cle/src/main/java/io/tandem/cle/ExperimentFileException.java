@@ -3,7 +3,7 @@ package io.tandem.cle;
 import java.util.List;
 
 /**
- * An experiment file that cannot be run as written: malformed JSON, a schema violation, an
+ * An experiment file that cannot be run as written: malformed JSON or YAML, a schema violation, an
  * unknown parameter in {@code --set}, a brain the network builder rejects. Each error reads
  * {@code file:line:column: what is wrong and the fix}; the message lists them all, one per line.
  */

@@ -10,6 +10,7 @@ import io.tandem.cle.internal.json.JsonValue.JsonNumber;
 import io.tandem.cle.internal.json.JsonValue.JsonObject;
 import io.tandem.cle.internal.json.JsonValue.JsonString;
 import io.tandem.cle.internal.json.JsonValue.Member;
+import io.tandem.cle.internal.json.YamlParser;
 import io.tandem.world.SdfLoader;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * Reading runs in stages, each on the output of the one before, and stops after a stage that
  * found problems (so one mistake does not cascade into many messages):
- *   1. JSON (JsonParser): the first syntax error, with its position;
+ *   1. JSON (JsonParser) or, for a .yaml/.yml file, YAML (YamlParser, a subset that builds the
+ *      same tree): the first syntax error, with its position;
  *   2. parameters: the "parameters" object's shape, then the --set overrides (unknown names,
  *      values of the wrong type);
  *   3. substitution of ${name} in every string value outside "parameters"; a string that is
@@ -77,7 +79,7 @@ final class ExperimentFileReader {
             return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             throw new ExperimentFileException(new ExperimentFileLocation(file, 0, 0),
-                    "no such file; give the path of an experiment .json file", e);
+                    "no such file; give the path of an experiment .json or .yaml file", e);
         } catch (CharacterCodingException e) {
             throw new ExperimentFileException(new ExperimentFileLocation(file, 0, 0),
                     "not UTF-8 text: save the file as UTF-8", e);
@@ -123,16 +125,26 @@ final class ExperimentFileReader {
         throw new ExperimentFileException(loc(first.line(), first.column()), lines, null);
     }
 
+    /** @return whether {@code file} is read as YAML: its name ends in .yaml or .yml (any case) */
+    static boolean isYaml(Path file) {
+        Path name = file.getFileName();
+        String n = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
+        return n.endsWith(".yaml") || n.endsWith(".yml");
+    }
+
     ExperimentFile read(String text) {
+        boolean yaml = isYaml(file);
         JsonValue root;
         try {
-            root = JsonParser.parse(text);
+            root = yaml ? YamlParser.parse(text) : JsonParser.parse(text);
         } catch (JsonException e) {
             throw new ExperimentFileException(loc(e.line(), e.column()), e.problem(), e);
         }
         if (!(root instanceof JsonObject top)) {
-            throw new ExperimentFileException(loc(root.line(), root.column()), "an experiment file is one JSON object,"
-                    + " {\"name\": ..., \"world\": ..., \"brain\": ..., \"timeout_s\": ...}; got " + root.typeName());
+            throw new ExperimentFileException(loc(root.line(), root.column()), (yaml
+                    ? "an experiment file is one mapping (name: ..., world: ..., brain: ..., timeout_s: ...); got "
+                    : "an experiment file is one JSON object, {\"name\": ..., \"world\": ..., \"brain\": ...,"
+                            + " \"timeout_s\": ...}; got ") + root.typeName());
         }
         readParameters(top);
         failIfProblems();

@@ -136,7 +136,8 @@ class ExperimentFileSchemaTest {
         Path missing = dir.resolve("nope.json");
         ExperimentFileException e = org.assertj.core.api.Assertions.catchThrowableOfType(
                 () -> ExperimentFile.load(missing), ExperimentFileException.class);
-        assertThat(e.getMessage()).isEqualTo(missing + ": no such file; give the path of an experiment .json file");
+        assertThat(e.getMessage()).isEqualTo(missing + ": no such file; give the path of an experiment .json or"
+                + " .yaml file");
     }
 
     // ---- the shipped JSON Schema

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tandem cle EXPERIMENT.json}: runs a closed-loop experiment (the NRP's CLE) to its
+ * {@code tandem cle EXPERIMENT.json} (or .yaml): runs a closed-loop experiment (the NRP's CLE) to its
  * timeout, prints a progress line about once a second (standard error) and a summary, and writes
  * the robot's trajectory and the spike trains into the output folder. With {@code --json} the
  * standard output is one JSON object. Ctrl-C stops after the current loop step and still writes
@@ -41,7 +41,8 @@ public final class CleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "EXPERIMENT", description = "The experiment file (JSON; see"
+    @Parameters(index = "0", paramLabel = "EXPERIMENT", description = "The experiment file (JSON, or YAML"
+            + " if it ends in .yaml or .yml; see"
             + " examples/experiments/README.md).")
     Path experiment;
 
@@ -54,7 +55,7 @@ public final class CleCommand implements Callable<Integer> {
     List<String> set = new ArrayList<>();
 
     @Option(names = "--out", paramLabel = "DIR", description = "Where to write the trajectory and spike trains"
-            + " (default: EXPERIMENT's name without .json, plus -out, in the current folder).")
+            + " (default: EXPERIMENT's name without .json, .yaml or .yml, plus -out, in the current folder).")
     Path out;
 
     @Option(names = "--json", description = "Print one JSON object (the run's summary) and nothing else on standard"
@@ -193,7 +194,12 @@ public final class CleCommand implements Callable<Integer> {
 
     private static String stem(Path p) {
         String n = p.getFileName().toString();
-        return n.endsWith(".json") ? n.substring(0, n.length() - 5) : n;
+        for (String ext : new String[] {".json", ".yaml", ".yml"}) {
+            if (n.endsWith(ext)) {
+                return n.substring(0, n.length() - ext.length());
+            }
+        }
+        return n;
     }
 
     private static String fmt(double v) {

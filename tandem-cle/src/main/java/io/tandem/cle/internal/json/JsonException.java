@@ -1,7 +1,7 @@
 package io.tandem.cle.internal.json;
 
 /**
- * Malformed JSON: where (1-based line and column) and what is wrong, with the fix. The message
+ * Malformed JSON or YAML: where (1-based line and column) and what is wrong, with the fix. The message
  * is {@code line:column: problem}; callers prefix the file name.
  */
 public final class JsonException extends RuntimeException {
