@@ -311,11 +311,7 @@ public final class YamlParser {
             if (key.isEmpty() && c != '"' && c != '\'') {
                 throw error("a ':' without a key: write key: value");
             }
-            JsonValue.Member first = members.get(key);
-            if (first != null) {
-                throw new JsonException(kl, kc, "duplicate key \"" + key + "\" (first at " + first.line() + ":"
-                        + first.column() + "): keep only one of them");
-            }
+            requireNewKey(members, key, kl, kc);
             pos++; // :
             int nl = line;
             int nc = column();
@@ -705,11 +701,7 @@ public final class YamlParser {
                 throw error("expected ':' after the key \"" + key + "\", got " + show(pos) + ": write {" + key
                         + ": value}");
             }
-            JsonValue.Member first = members.get(key);
-            if (first != null) {
-                throw new JsonException(kl, kc, "duplicate key \"" + key + "\" (first at " + first.line() + ":"
-                        + first.column() + "): keep only one of them");
-            }
+            requireNewKey(members, key, kl, kc);
             pos++; // :
             int nl = line;
             int nc = column();
@@ -805,5 +797,14 @@ public final class YamlParser {
         }
         sb.appendCodePoint(v);
         pos += 2 + digits;
+    }
+
+    /** Throws at (line, column) if the mapping being read already has {@code key}. */
+    private static void requireNewKey(Map<String, JsonValue.Member> members, String key, int line, int column) {
+        JsonValue.Member first = members.get(key);
+        if (first != null) {
+            throw new JsonException(line, column, "duplicate key \"" + key + "\" (first at " + first.line() + ":"
+                    + first.column() + "): keep only one of them");
+        }
     }
 }
