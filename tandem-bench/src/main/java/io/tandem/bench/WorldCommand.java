@@ -26,9 +26,9 @@ import picocli.CommandLine.Spec;
  * Each measurement is a real `tandem sim` in a child JVM (the standalone run too, so both pay the
  * same start-up), read from its summary line: the real-time factor over the second half of the
  * stepping loop (after the JIT warm-up of every process, which takes seconds with three JVMs
- * compiling on two cores; see LIGHT_ITERATIONS), the whole run's for comparison and, distributed, the handovers and the primary's lockstep overhead over
- * the second half (the time from publishing a step to holding every ack, less the slowest
- * secondary's own step).
+ * compiling on two cores; see LIGHT_ITERATIONS), the whole run's for comparison and, distributed,
+ * the handovers and the primary's lockstep overhead over the second half (the time from
+ * publishing a step to holding every ack, less the slowest secondary's own step).
  *
  * Without --record the secondaries report only their performers' models each iteration (all the
  * primary's level manager needs, as in Gazebo); with it both modes record every pose, and the
