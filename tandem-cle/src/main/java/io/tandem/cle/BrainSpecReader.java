@@ -352,7 +352,7 @@ final class BrainSpecReader {
                 throw new IllegalStateException("unchecked device type " + type);
         }
         if (model == NodeModel.SPIKE_RECORDER) {
-            for (String key : List.of("weight", "delay_ms", "params")) {
+            for (String key : List.of("weight", "delay_ms")) {
                 if (d.member(key) != null) {
                     r.problem(d.member(key), "a spike_recorder has no \"" + key + "\": remove it");
                 }
@@ -362,7 +362,7 @@ final class BrainSpecReader {
             for (String key : List.of("weight", "delay_ms")) {
                 if (d.member(key) != null) {
                     r.problem(d.member(key), "a multimeter has no \"" + key + "\" (it samples, it sends nothing): remove"
-                            + " it; its params are interval, start, stop and origin");
+                            + " it; its params are interval, offset, start, stop and origin");
                 }
             }
         }

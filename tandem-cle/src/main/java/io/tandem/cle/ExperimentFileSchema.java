@@ -202,8 +202,10 @@ final class ExperimentFileSchema {
             "a string, number or boolean");
 
     static final Obj PARAMS_NUMBERS = map("Model parameters by NEST name, in NEST units (mV, pA, pF, nS, ms, Hz);"
-            + " generators and multimeters also take NEST's start, stop and origin (ms, multiples of the resolution,"
-            + " stop >= start): active for times in (origin + start, origin + stop].", number("A parameter value."));
+            + " generators, spike_recorders and multimeters also take NEST's start, stop and origin (ms, multiples of"
+            + " the resolution, stop >= start): active (emitting, recording, sampling) for times in (origin + start,"
+            + " origin + stop]; a multimeter also takes interval (ms, default 1) and offset (ms, default 0, >= 0, a"
+            + " multiple of the resolution): it samples at offset + k interval.", number("A parameter value."));
 
     static final Obj POPULATION = obj("Neurons (or other nodes) created together, like NEST's Create(model, n, params).",
             req("name", str("The population's name (selectors refer to it).")),
@@ -242,8 +244,9 @@ final class ExperimentFileSchema {
             + " that never fires (V_th 1e10, C_m 1000 pF, tau_m 10 ms, tau_syn 2 ms, E_L 0, V_reset 0, t_ref 0.1 ms),"
             + " fed one-to-one with weight 10 by default, read as V_m; spike_recorder: one recorder of every target;"
             + " multimeter: one NEST multimeter connected to every target (as the source, as NEST connects it),"
-            + " sampling record_from every params.interval ms (default 1). Generators and multimeters take NEST's start,"
-            + " stop and origin (ms) in params.",
+            + " sampling record_from every params.interval ms (default 1) from params.offset ms (default 0: the first"
+            + " multiple of the interval). Generators, spike_recorders and multimeters take NEST's start, stop and origin"
+            + " (ms) in params.",
             req("name", str("The device's name (transfer functions and selectors refer to it).")),
             req("type", str("The device type.", DEVICE_TYPES.toArray(new String[0]))),
             req("targets", SELECTOR),

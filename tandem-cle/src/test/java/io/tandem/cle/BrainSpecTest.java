@@ -6,6 +6,7 @@ import static io.tandem.cle.ExperimentFileTestSupport.minimal;
 import static io.tandem.cle.ExperimentFileTestSupport.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.tandem.neuro.Connector;
 import io.tandem.neuro.NodeModel;
@@ -245,6 +246,41 @@ class BrainSpecTest {
     }
 
     @Test
+    void load_recorderWindowsAndMultimeterOffset_resolveAndBuild() {
+        BrainSpec.Nest spec = nestSpec("\"devices\": [\n"
+                + "      {\"name\": \"rec\", \"type\": \"spike_recorder\", \"targets\": \"a\", \"params\": {\"start\": 5,"
+                + " \"stop\": 50.5, \"origin\": 10}},\n"
+                + "      {\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a[0]\", \"record_from\": [\"V_m\"],"
+                + " \"params\": {\"interval\": 1, \"offset\": 0.3}}\n    ]");
+        assertThat(spec.devices().get(0).model()).isEqualTo(NodeModel.SPIKE_RECORDER);
+        try (BrainSpec.Built built = spec.build()) {
+            var net = built.network();
+            assertThat(net.model(7)).isEqualTo(NodeModel.SPIKE_RECORDER);
+            assertThat(net.get(7, "start")).isEqualTo(5.0);
+            assertThat(net.get(7, "stop")).isEqualTo(50.5);
+            assertThat(net.get(7, "origin")).isEqualTo(10.0);
+            assertThat(net.get(8, "offset")).isCloseTo(0.3, within(1e-12));
+            net.simulate(3_000_000L);
+            // samples at 0.3, 1.3 and 2.3 ms
+            assertThat(net.samples(8).timesMs()).hasSize(3);
+            assertThat(net.samples(8).timesMs()[0]).isCloseTo(0.3, within(1e-9));
+        }
+    }
+
+    @Test
+    void load_badRecorderWindowAndOffset_reportedWithTheirLines() {
+        String window = nest("\"devices\": [{\"name\": \"r\", \"type\": \"spike_recorder\", \"targets\": \"a\","
+                + " \"params\": {\"start\": 5, \"stop\": 4}}]");
+        assertThat(errors(dir, window)).contains("spike_recorder: stop 4 ms is before start 5 ms");
+        String offset = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\","
+                + " \"record_from\": [\"V_m\"], \"params\": {\"offset\": -1}}]");
+        assertThat(errors(dir, offset)).contains("multimeter: offset -1 ms must be >= 0 ms");
+        String unknown = nest("\"devices\": [{\"name\": \"r\", \"type\": \"spike_recorder\", \"targets\": \"a\","
+                + " \"params\": {\"interval\": 1}}]");
+        assertThat(errors(dir, unknown)).contains("unknown parameter 'interval' for spike_recorder");
+    }
+
+    @Test
     void load_badWindowsAndMultimeters_reportedWithTheirLines() {
         String order = nest("\"devices\": [{\"name\": \"pg\", \"type\": \"poisson\", \"targets\": \"a\", \"params\":"
                 + " {\"start\": 5, \"stop\": 4}}]");
@@ -270,7 +306,7 @@ class BrainSpecTest {
         String weight = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\","
                 + " \"record_from\": [\"V_m\"], \"weight\": 2}]");
         assertThat(errors(dir, weight)).endsWith("a multimeter has no \"weight\" (it samples, it sends nothing): remove it;"
-                + " its params are interval, start, stop and origin");
+                + " its params are interval, offset, start, stop and origin");
         String interval = nest("\"devices\": [{\"name\": \"vm\", \"type\": \"multimeter\", \"targets\": \"a\","
                 + " \"record_from\": [\"V_m\"], \"params\": {\"interval\": 0.05}}]");
         assertThat(errors(dir, interval)).endsWith("multimeter: interval 0.05 ms must be at least the resolution 0.1 ms"

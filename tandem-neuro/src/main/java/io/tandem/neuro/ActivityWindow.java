@@ -14,7 +14,10 @@ import java.util.Locale;
  * [1] NEST nestkernel/device.cpp and the "Stimulation and recording devices" documentation.
  */
 
-/** Validation of NEST's device times {@code start}, {@code stop}, {@code origin} and {@code interval}. Stateless. */
+/**
+ * Validation of NEST's device times {@code start}, {@code stop}, {@code origin}, {@code interval}
+ * and {@code offset}. Stateless.
+ */
 final class ActivityWindow {
     private ActivityWindow() {
     }
@@ -73,6 +76,24 @@ final class ActivityWindow {
                     + fmt(h) + " ms (NEST's rule): use " + fmt(h) + " ms or a multiple of it");
         }
         onGrid(who, "interval", interval, h);
+    }
+
+    /**
+     * Checks a multimeter's {@code offset} (NEST 3: the time of the first sample).
+     *
+     * @throws IllegalArgumentException unless it is a finite multiple of the resolution >= 0
+     */
+    static void checkOffset(String who, double offset, double h) {
+        if (!Double.isFinite(offset)) {
+            throw new IllegalArgumentException(who + ": offset must be a finite number of ms (the time of the first"
+                    + " sample), got " + offset + ": use 0 (the default) or a multiple of the resolution " + fmt(h) + " ms");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException(who + ": offset " + fmt(offset) + " ms must be >= 0 ms (NEST's rule: it is"
+                    + " the time of the first sample): use 0 (the default) or a positive multiple of the resolution "
+                    + fmt(h) + " ms");
+        }
+        onGrid(who, "offset", offset, h);
     }
 
     private static void finite(String who, String name, double v) {

@@ -138,9 +138,10 @@ public final class NetworkBuilder {
             double value = model == NodeModel.SPIKE_GENERATOR ? 0.0 : v[0];
             first = draft.addDevices(model, n, value, w[0], w[1], w[2]);
         } else if (model == NodeModel.MULTIMETER) {
-            first = draft.addMultimeters(n, v[model.parameterIndex("interval")], w[0], w[1], w[2]);
+            first = draft.addMultimeters(n, v[model.parameterIndex("interval")], v[model.parameterIndex("offset")], w[0],
+                    w[1], w[2]);
         } else {
-            first = draft.addRecorders(n);
+            first = draft.addRecorders(n, w[0], w[1], w[2]);
         }
         int[] ids = new int[n];
         for (int i = 0; i < n; i++) {
@@ -150,7 +151,7 @@ public final class NetworkBuilder {
     }
 
     /**
-     * Checks the activity window (and a multimeter's interval) of nodes about to be created.
+     * Checks the activity window (and a multimeter's interval and offset) of nodes about to be created.
      *
      * @return {start, stop, origin} in ms ({0, +inf, 0} for models without one)
      */
@@ -161,8 +162,9 @@ public final class NetworkBuilder {
         double[] w = {v[model.parameterIndex("start")], v[model.parameterIndex("stop")], v[model.parameterIndex("origin")]};
         ActivityWindow.check(model, first, n, w[0], w[1], w[2], resolutionMs());
         if (model == NodeModel.MULTIMETER) {
-            ActivityWindow.checkInterval(ActivityWindow.nodes(model, first, n), v[model.parameterIndex("interval")],
-                    resolutionMs());
+            String who = ActivityWindow.nodes(model, first, n);
+            ActivityWindow.checkInterval(who, v[model.parameterIndex("interval")], resolutionMs());
+            ActivityWindow.checkOffset(who, v[model.parameterIndex("offset")], resolutionMs());
         }
         return w;
     }
@@ -172,7 +174,7 @@ public final class NetworkBuilder {
         java.util.List<String> names = model.parameterNames();
         for (int i = 0; i < v.length; i++) {
             String p = names.get(i);
-            if (NodeModel.WINDOW_PARAMETERS.contains(p) || "interval".equals(p)) {
+            if (NodeModel.WINDOW_PARAMETERS.contains(p) || "interval".equals(p) || "offset".equals(p)) {
                 // checked with the node ids by window()
                 continue;
             }

@@ -15,10 +15,14 @@ import java.util.Map;
  * {@code V_m} stays at -70 mV when only {@code E_L} is changed) it defaults to {@code E_L} for
  * every neuron model. {@code t_ref} is rounded to whole resolution steps, as NEST does.
  *
- * <p>Generators and the multimeter have NEST's activity window {@link #WINDOW_PARAMETERS}:
+ * <p>Generators and recorders have NEST's activity window {@link #WINDOW_PARAMETERS}:
  * {@code start} (default 0), {@code stop} (default +infinity) and {@code origin} (default 0), in
  * ms on the resolution grid with stop >= start; a device is active for times in
- * {@code (origin + start, origin + stop]} (see {@link SpikingNetwork} for the per-step rules).
+ * {@code (origin + start, origin + stop]} (see {@link SpikingNetwork} for the per-step rules): a
+ * generator emits, a {@code spike_recorder} records spikes and a {@code multimeter} samples only
+ * at such times. The multimeter also has NEST 3's {@code offset} (ms, default 0, a multiple of
+ * the resolution >= 0): the time of its first sample, the next ones following every
+ * {@code interval}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -54,16 +58,21 @@ public enum NodeModel {
      */
     SPIKE_GENERATOR("spike_generator", Kind.STIMULATOR, new String[] {"start", "stop", "origin"},
         new double[] {0.0, Double.POSITIVE_INFINITY, 0.0}),
-    /** Records the spikes of the neurons connected to it (NEST {@code spike_recorder}). */
-    SPIKE_RECORDER("spike_recorder", Kind.RECORDER, new String[0], new double[0]),
+    /**
+     * Records the spikes of the neurons connected to it whose times are in
+     * {@code (origin + start, origin + stop]} ms (NEST {@code spike_recorder}).
+     */
+    SPIKE_RECORDER("spike_recorder", Kind.RECORDER, new String[] {"start", "stop", "origin"},
+        new double[] {0.0, Double.POSITIVE_INFINITY, 0.0}),
     /**
      * Samples state variables of the neurons it is connected to (as the source:
-     * {@code connect(multimeter, neurons)}) every {@code interval} ms, at the times in
-     * {@code (origin + start, origin + stop]}; the variables are set with
+     * {@code connect(multimeter, neurons)}) at the times {@code offset + k * interval} ms
+     * (k = 0, 1, ...; with the default offset 0, at the multiples of {@code interval} after 0)
+     * that lie in {@code (origin + start, origin + stop]}; the variables are set with
      * {@link NetworkBuilder#recordFrom} (NEST {@code multimeter}).
      */
-    MULTIMETER("multimeter", Kind.RECORDER, new String[] {"interval", "start", "stop", "origin"},
-        new double[] {1.0, 0.0, Double.POSITIVE_INFINITY, 0.0});
+    MULTIMETER("multimeter", Kind.RECORDER, new String[] {"interval", "start", "stop", "origin", "offset"},
+        new double[] {1.0, 0.0, Double.POSITIVE_INFINITY, 0.0, 0.0});
 
     /** What a node of a model does. */
     public enum Kind {

@@ -11,7 +11,7 @@ public interface SampleHandler {
      * One row: the sampled neuron's values at one time.
      *
      * @param sender the node id of the sampled neuron
-     * @param timeNs the sample time in ns (the end of a step, a multiple of the interval)
+     * @param timeNs the sample time in ns (the end of a step, offset + k interval)
      * @param values the values at {@code [offset, offset + count)} in {@code record_from} order, in
      *               NEST units: mV ({@code V_m}), pA ({@code I_syn_ex}, {@code I_syn_in}), nS
      *               ({@code g_ex}, {@code g_in}). Valid only during the call. Not modified.

@@ -11,15 +11,17 @@ import io.tandem.neuro.internal.NetworkEngine;
  * <p>Semantics follow NEST: a spike emitted in the step ending at t has time t and reaches a
  * target at t + delay; a rate, amplitude or activity window ({@code start}, {@code stop},
  * {@code origin}) set between runs applies from the next run on; a multimeter samples at the end
- * of every step whose end time is a multiple of its interval; neurons and devices share 0-based
- * node ids.
+ * of every step whose end time is {@code offset + k * interval} (k = 0, 1, ...; with the default
+ * offset 0, the multiples of its interval); neurons and devices share 0-based node ids.
  *
  * <p>Activity windows, with t_min = origin + start and t_max = origin + stop (ms): a
  * {@code poisson_generator} or {@code spike_generator} emits only spikes with times in
  * (t_min, t_max] (spike generator times are relative to origin); a {@code dc_generator} is on in
  * the steps NEST's {@code is_active} allows for current generators, so with delay d its current
  * acts on the target over (t_min + d, t_max + d] (from d + h when t_min is 0, as without a
- * window); a {@code multimeter} samples at times in (t_min, t_max].
+ * window); a {@code spike_recorder} records only spikes with times in (t_min, t_max] (a spike at
+ * t_min is not recorded, one at t_max is), and a {@code multimeter} samples only at times in
+ * (t_min, t_max].
  *
  * <p>Thread-safety: not thread-safe; call from one thread at a time. {@link #simulate} and the
  * getters and setters allocate nothing (a recorder's or multimeter's buffer grows, by doubling,
@@ -185,9 +187,9 @@ public final class SpikingNetwork implements AutoCloseable {
      * NEST's {@code GetStatus} for one value: a neuron's state ({@code V_m}, {@code I_syn_ex},
      * {@code I_syn_in} for current models, {@code g_ex}, {@code g_in} for {@code iaf_cond_alpha},
      * {@code refractory_steps}) or parameter, a generator's {@code rate} or {@code amplitude}, a
-     * generator's or multimeter's {@code start}, {@code stop}, {@code origin} (ms; stop may be
-     * infinite), a multimeter's {@code interval} (ms), a recorder's {@code n_events} (pending
-     * spikes or sample rows).
+     * generator's, spike recorder's or multimeter's {@code start}, {@code stop}, {@code origin}
+     * (ms; stop may be infinite), a multimeter's {@code interval} and {@code offset} (ms), a
+     * recorder's {@code n_events} (pending spikes or sample rows).
      *
      * @throws IllegalArgumentException naming what the node has
      */
@@ -214,16 +216,23 @@ public final class SpikingNetwork implements AutoCloseable {
                     if ("interval".equals(name)) {
                         return engine.intervalSteps(id) * resolutionMs();
                     }
+                    if ("offset".equals(name)) {
+                        return engine.offsetSteps(id) * resolutionMs();
+                    }
                     if ("n_events".equals(name)) {
                         return engine.pendingSamples(id);
                     }
                     throw new IllegalArgumentException(m + " node " + id + " has no '" + name + "'; it has "
                             + m.parameterNames() + " and n_events (record_from: use recordFrom(id))");
                 }
+                if (window >= 0) {
+                    return engine.window(id, window);
+                }
                 if ("n_events".equals(name)) {
                     return engine.pending(id);
                 }
-                throw new IllegalArgumentException(m + " node " + id + " has no '" + name + "'; it has [n_events]");
+                throw new IllegalArgumentException(m + " node " + id + " has no '" + name + "'; it has "
+                        + m.parameterNames() + " and n_events");
         }
         throw new AssertionError(m);
     }
@@ -231,10 +240,12 @@ public final class SpikingNetwork implements AutoCloseable {
     /**
      * NEST's {@code SetStatus} for one value between runs: a neuron's {@code V_m}, a
      * {@code poisson_generator}'s {@code rate}, a {@code dc_generator}'s {@code amplitude}, a
-     * generator's or multimeter's {@code start}, {@code stop} or {@code origin} (ms, multiples of
-     * the resolution, stop >= start; {@code Double.POSITIVE_INFINITY} for a stop that never comes).
-     * A new window applies from the next step: a generator with stop t emits nothing after t,
-     * one whose start is moved later pauses until then. To move a window later, set stop first.
+     * generator's, spike recorder's or multimeter's {@code start}, {@code stop} or {@code origin}
+     * (ms, multiples of the resolution, stop >= start; {@code Double.POSITIVE_INFINITY} for a stop
+     * that never comes). A new window applies from the next step: a generator with stop t emits
+     * nothing after t, one whose start is moved later pauses until then; a spike recorder records
+     * only the spikes of later steps that fall in the new window. To move a window later, set stop
+     * first. A multimeter's {@code interval} and {@code offset} are fixed once built.
      *
      * @throws IllegalArgumentException naming the node, the rule and the fix
      */
@@ -257,10 +268,13 @@ public final class SpikingNetwork implements AutoCloseable {
         } else if (m == NodeModel.MULTIMETER && "interval".equals(name)) {
             throw new IllegalArgumentException("cannot set 'interval' of multimeter node " + id + ": it is fixed once the"
                     + " network is built (its sample buffers are sized for it); give it to create");
+        } else if (m == NodeModel.MULTIMETER && "offset".equals(name)) {
+            throw new IllegalArgumentException("cannot set 'offset' of multimeter node " + id + ": it is fixed once the"
+                    + " network is built (NEST refuses it after the simulation has started); give it to create");
         } else {
             throw new IllegalArgumentException("cannot set '" + name + "' of " + m + " node " + id
                     + ": settable are V_m (neurons), rate (poisson_generator), amplitude (dc_generator), start, stop and"
-                    + " origin (generators, multimeter)");
+                    + " origin (generators, spike_recorder, multimeter)");
         }
     }
 

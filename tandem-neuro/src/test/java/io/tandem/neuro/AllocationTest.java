@@ -86,4 +86,31 @@ class AllocationTest {
             assertThat(allocated).isLessThan(BOUND_BYTES);
         }
     }
+
+    @Test
+    void simulate_windowedSpikeRecorderAndOffsetMultimeterTwoThreads_allocatesNothingAfterWarmUp() {
+        NetworkBuilder b = SpikingNetwork.builder().seed(3).threads(2);
+        Population neurons = BrunelNetwork.define(b, 500, false);
+        Population rec = b.create("spike_recorder", 1, Map.of("start", 5.0, "origin", 1.0));
+        b.connect(neurons, rec);
+        Population mm = b.create("multimeter", 1, Map.of("interval", 0.5, "offset", 0.3, "start", 2.0));
+        b.recordFrom(mm, "V_m");
+        b.connect(mm, neurons.slice(0, 500, 10));
+        try (SpikingNetwork net = b.build()) {
+            long allocated = 0;
+            for (int round = 0; round < 2; round++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < 20; i++) {
+                    // a transfer function moving the recorder's window between runs
+                    net.set(rec.first(), "stop", 10_000.0 + i * 0.1);
+                    net.simulate(10_000_000L);
+                    net.drainSpikes(rec.first(), IGNORE);
+                    net.drainSamples(mm.first(), IGNORE_SAMPLES);
+                }
+                allocated = allocatedBytes() - before;
+            }
+            assertThat(net.recordedSpikes(rec.first())).isPositive();
+            assertThat(allocated).isLessThan(BOUND_BYTES);
+        }
+    }
 }

@@ -81,13 +81,15 @@ public final class CompiledNetwork {
     // recorders
     final int recorderCount;
     final int[] recorderNode;
+    final double[] recorderWindowInitial; // (R x 3) start, stop, origin (ms)
     final int[] recPtr; // (N + 1)
     final int[] recIdx;
 
-    // multimeters: each samples its targets (connection order) at multiples of its interval
+    // multimeters: each samples its targets (connection order) at offset + k * interval
     final int meterCount;
     final int[] meterNode; // (M)
     final long[] meterIntervalSteps; // (M)
+    final long[] meterOffsetSteps; // (M) the first sample time (steps; 0: the first multiple of the interval)
     final double[] meterWindowInitial; // (M x 3) start, stop, origin (ms)
     final String[][] meterVarNames; // (M) record_from
     final int[][] meterVarCodes; // (M) Recordables codes
@@ -260,6 +262,7 @@ public final class CompiledNetwork {
         // recorders
         this.recorderCount = d.recorderNode.size;
         this.recorderNode = d.recorderNode.toArray();
+        this.recorderWindowInitial = d.recorderWindow.toArray();
         this.recPtr = new int[n + 1];
         for (int j = 0; j < d.recNeuron.size; j++) {
             recPtr[d.recNeuron.a[j] + 1]++;
@@ -278,12 +281,14 @@ public final class CompiledNetwork {
         this.meterCount = meters;
         this.meterNode = d.meterNode.toArray();
         this.meterIntervalSteps = new long[meters];
+        this.meterOffsetSteps = new long[meters];
         this.meterWindowInitial = d.meterWindow.toArray();
         this.meterVarNames = new String[meters][];
         this.meterVarCodes = new int[meters][];
         this.meterTargets = new int[meters][];
         for (int mm = 0; mm < meters; mm++) {
             meterIntervalSteps[mm] = Math.round(d.meterInterval.a[mm] / h);
+            meterOffsetSteps[mm] = Math.round(d.meterOffset.a[mm] / h);
             String[] vars = d.meterVars.get(mm);
             meterVarNames[mm] = vars == null ? new String[0] : vars.clone();
             meterVarCodes[mm] = new int[meterVarNames[mm].length];

@@ -26,6 +26,7 @@ public final class NetworkDraft {
     final GrowableArrays.Doubles deviceWindow = new GrowableArrays.Doubles(); // (devices x 3) start, stop, origin (ms)
     final List<long[]> spikeEmitSteps = new ArrayList<>();
     final GrowableArrays.Ints recorderNode = new GrowableArrays.Ints();
+    final GrowableArrays.Doubles recorderWindow = new GrowableArrays.Doubles(); // (recorders x 3) start, stop, origin (ms)
 
     final GrowableArrays.Ints synSrc = new GrowableArrays.Ints();
     final GrowableArrays.Ints synTgt = new GrowableArrays.Ints();
@@ -44,6 +45,7 @@ public final class NetworkDraft {
 
     final GrowableArrays.Ints meterNode = new GrowableArrays.Ints();
     final GrowableArrays.Doubles meterInterval = new GrowableArrays.Doubles(); // ms
+    final GrowableArrays.Doubles meterOffset = new GrowableArrays.Doubles(); // ms, the first sample time
     final GrowableArrays.Doubles meterWindow = new GrowableArrays.Doubles(); // (meters x 3) start, stop, origin (ms)
     final List<String[]> meterVars = new ArrayList<>(); // record_from, null until set
     final GrowableArrays.Ints meterConnections = new GrowableArrays.Ints(); // per meter
@@ -112,29 +114,38 @@ public final class NetworkDraft {
         return firstNode;
     }
 
-    /** Adds {@code n} spike recorders; returns the first node id. */
-    public int addRecorders(int n) {
+    /**
+     * Adds {@code n} spike recorders with an activity window (ms, checked by the builder).
+     *
+     * @return the first node id
+     */
+    public int addRecorders(int n, double start, double stop, double origin) {
         int firstNode = nodeModels.size();
         for (int i = 0; i < n; i++) {
             nodeLocal.add(recorderNode.size);
             recorderNode.add(nodeModels.size());
+            recorderWindow.add(start);
+            recorderWindow.add(stop);
+            recorderWindow.add(origin);
             nodeModels.add(NodeModel.SPIKE_RECORDER);
         }
         return firstNode;
     }
 
     /**
-     * Adds {@code n} multimeters with a sampling interval and an activity window (ms, checked by
-     * the builder); their variables are set with {@link #setRecordFrom}.
+     * Adds {@code n} multimeters with a sampling interval, the time of the first sample (NEST 3's
+     * offset) and an activity window (ms, checked by the builder); their variables are set with
+     * {@link #setRecordFrom}.
      *
      * @return the first node id
      */
-    public int addMultimeters(int n, double interval, double start, double stop, double origin) {
+    public int addMultimeters(int n, double interval, double offset, double start, double stop, double origin) {
         int firstNode = nodeModels.size();
         for (int i = 0; i < n; i++) {
             nodeLocal.add(meterNode.size);
             meterNode.add(nodeModels.size());
             meterInterval.add(interval);
+            meterOffset.add(offset);
             meterWindow.add(start);
             meterWindow.add(stop);
             meterWindow.add(origin);

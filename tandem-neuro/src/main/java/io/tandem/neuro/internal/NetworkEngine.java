@@ -49,8 +49,16 @@ import java.util.concurrent.locks.LockSupport;
  * A window changed between runs applies from the next step on; the engine keeps t_min and t_max
  * per device, so the step costs two comparisons.
  *
- * A multimeter [5] samples its targets at the end of every step whose end time (s + 1) h is a
- * multiple of its interval and lies in (t_min, t_max] (NEST's recording-device window), one row
+ * A spike_recorder [4] records a spike with stamp s + 1 only when t_min < s + 1 <= t_max (NEST's
+ * RecordingDevice::is_active: the window (start, stop] relative to origin); the check is two
+ * comparisons per (spike, recorder) on partition 0's thread, so a window changed between runs
+ * applies from the next step as for generators. Spikes outside the window are not logged and
+ * not counted as recorded.
+ *
+ * A multimeter [5] samples its targets at the end of every step whose end time (s + 1) h is
+ * offset + j interval for some j >= 0 (NEST 3's offset; with offset 0, a multiple of the
+ * interval, the first after time 0) and lies in (t_min, t_max] (NEST's recording-device window),
+ * one row
  * per (time, target) in connection order. Each thread writes the values of its own targets into
  * a per-slice buffer at fixed positions (double-buffered by slice parity like the spike lists);
  * after the slice barrier partition 0's thread appends the slice's rows to the multimeter's log in
@@ -127,6 +135,9 @@ public final class NetworkEngine implements AutoCloseable {
     private final long[] tLast; // stamp (steps) of the last spike
 
     private final SpikeLog[] logs;
+    private final double[] recorderWindow; // (R x 3) start, stop, origin (ms)
+    private final long[] recTMin; // (R) origin + start, steps
+    private final long[] recTMax; // (R) origin + stop, steps (Long.MAX_VALUE: never stops)
     private long step;
     private long sliceCounter;
     private long totalSpikes;
@@ -186,6 +197,9 @@ public final class NetworkEngine implements AutoCloseable {
         tu = new double[m.tTgt.length];
         tLast = new long[m.tTgt.length];
         logs = new SpikeLog[m.recorderCount];
+        recorderWindow = new double[m.recorderCount * 3];
+        recTMin = new long[m.recorderCount];
+        recTMax = new long[m.recorderCount];
         for (int r = 0; r < logs.length; r++) {
             logs[r] = new SpikeLog();
         }
@@ -253,6 +267,10 @@ public final class NetworkEngine implements AutoCloseable {
         for (SpikeLog l : logs) {
             l.clear();
         }
+        System.arraycopy(m.recorderWindowInitial, 0, recorderWindow, 0, recorderWindow.length);
+        for (int r = 0; r < m.recorderCount; r++) {
+            updateRecorderWindow(r);
+        }
         step = 0;
         sliceCounter = 0;
         totalSpikes = 0;
@@ -269,6 +287,12 @@ public final class NetworkEngine implements AutoCloseable {
         long origin = Math.round(meterWindow[3 * mm + 2] / m.h);
         meterTMin[mm] = plus(origin, meterWindow[3 * mm]);
         meterTMax[mm] = plus(origin, meterWindow[3 * mm + 1]);
+    }
+
+    private void updateRecorderWindow(int r) {
+        long origin = Math.round(recorderWindow[3 * r + 2] / m.h);
+        recTMin[r] = plus(origin, recorderWindow[3 * r]);
+        recTMax[r] = plus(origin, recorderWindow[3 * r + 1]);
     }
 
     /** @return origin + ms in steps, saturating at Long.MAX_VALUE (infinity); both are >= 0 */
@@ -394,7 +418,18 @@ public final class NetworkEngine implements AutoCloseable {
 
     /** @return whether multimeter {@code mm} samples at the end time {@code stamp} (steps) */
     private boolean samples(int mm, long stamp) {
-        return stamp % m.meterIntervalSteps[mm] == 0 && stamp > meterTMin[mm] && stamp <= meterTMax[mm];
+        long off = m.meterOffsetSteps[mm];
+        return stamp >= off && (stamp - off) % m.meterIntervalSteps[mm] == 0 && stamp > meterTMin[mm]
+                && stamp <= meterTMax[mm];
+    }
+
+    /**
+     * @return the index j of multimeter {@code mm}'s first sample time offset + j interval after
+     *         the stamp {@code s0} (steps), i.e. in a slice starting with step s0
+     */
+    private long firstSampleAfter(int mm, long s0) {
+        long off = m.meterOffsetSteps[mm];
+        return s0 < off ? 0 : (s0 - off) / m.meterIntervalSteps[mm] + 1;
     }
 
     /** Writes the values of multimeter {@code mm}'s targets in partition {@code pi} at the end of the step ending at {@code stamp}. */
@@ -405,7 +440,8 @@ public final class NetworkEngine implements AutoCloseable {
         long k = m.meterIntervalSteps[mm];
         int[] codes = m.meterVarCodes[mm];
         int nv = codes.length;
-        int row0 = (int) (stamp / k - s0 / k - 1) * m.meterTargets[mm].length;
+        long j = (stamp - m.meterOffsetSteps[mm]) / k;
+        int row0 = (int) (j - firstSampleAfter(mm, s0)) * m.meterTargets[mm].length;
         double[] out = meterSlice[mm][parity];
         int key = mm * parts.length + pi;
         for (int e = m.meterSegPtr[key], end = m.meterSegPtr[key + 1]; e < end; e++) {
@@ -426,12 +462,13 @@ public final class NetworkEngine implements AutoCloseable {
             int nv = m.meterVarCodes[mm].length;
             double[] in = meterSlice[mm][parity];
             MultimeterLog log = meterLogs[mm];
-            long first = s0 / k;
-            for (long stamp = (first + 1) * k; stamp <= s0 + len; stamp += k) {
+            long first = firstSampleAfter(mm, s0);
+            long j = first;
+            for (long stamp = m.meterOffsetSteps[mm] + first * k; stamp <= s0 + len; stamp += k, j++) {
                 if (!samples(mm, stamp)) {
                     continue;
                 }
-                int row0 = (int) (stamp / k - first - 1) * tgt.length;
+                int row0 = (int) (j - first) * tgt.length;
                 for (int col = 0; col < tgt.length; col++) {
                     log.add(stamp, m.neuronNode[tgt[col]], in, (row0 + col) * nv);
                 }
@@ -627,7 +664,11 @@ public final class NetworkEngine implements AutoCloseable {
     private void record(int src, long stamp) {
         totalSpikes++;
         for (int r = m.recPtr[src], e = m.recPtr[src + 1]; r < e; r++) {
-            logs[m.recIdx[r]].add(m.neuronNode[src], stamp);
+            int ri = m.recIdx[r];
+            // NEST's recording window: origin + start < t <= origin + stop
+            if (stamp > recTMin[ri] && stamp <= recTMax[ri]) {
+                logs[ri].add(m.neuronNode[src], stamp);
+            }
         }
     }
 
@@ -668,16 +709,18 @@ public final class NetworkEngine implements AutoCloseable {
 
     /**
      * @param which 0 start, 1 stop, 2 origin
-     * @return that time (ms) of generator or multimeter node {@code node}
+     * @return that time (ms) of generator, spike recorder or multimeter node {@code node}
      */
     public double window(int node, int which) {
         int k = m.nodeLocal[node];
-        return m.nodeModel[node] == NodeModel.MULTIMETER ? meterWindow[3 * k + which] : deviceWindow[3 * k + which];
+        NodeModel model = m.nodeModel[node];
+        return model == NodeModel.MULTIMETER ? meterWindow[3 * k + which]
+                : model == NodeModel.SPIKE_RECORDER ? recorderWindow[3 * k + which] : deviceWindow[3 * k + which];
     }
 
     /**
-     * Sets a time of a generator's or multimeter's activity window (validated by the caller);
-     * applies from the next step.
+     * Sets a time of a generator's, spike recorder's or multimeter's activity window (validated
+     * by the caller); applies from the next step.
      *
      * @param which 0 start, 1 stop, 2 origin
      */
@@ -686,6 +729,9 @@ public final class NetworkEngine implements AutoCloseable {
         if (m.nodeModel[node] == NodeModel.MULTIMETER) {
             meterWindow[3 * k + which] = ms;
             updateMeterWindow(k);
+        } else if (m.nodeModel[node] == NodeModel.SPIKE_RECORDER) {
+            recorderWindow[3 * k + which] = ms;
+            updateRecorderWindow(k);
         } else {
             deviceWindow[3 * k + which] = ms;
             updateDeviceWindow(k);
@@ -695,6 +741,11 @@ public final class NetworkEngine implements AutoCloseable {
     /** @return the sampling interval (steps) of multimeter node {@code node} */
     public long intervalSteps(int node) {
         return m.meterIntervalSteps[m.nodeLocal[node]];
+    }
+
+    /** @return the time of the first sample (steps; NEST 3's offset) of multimeter node {@code node} */
+    public long offsetSteps(int node) {
+        return m.meterOffsetSteps[m.nodeLocal[node]];
     }
 
     /** @return the variables multimeter node {@code node} records (a copy) */
