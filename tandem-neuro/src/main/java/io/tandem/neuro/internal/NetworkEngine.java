@@ -58,8 +58,7 @@ import java.util.concurrent.locks.LockSupport;
  * A multimeter [5] samples its targets at the end of every step whose end time (s + 1) h is
  * offset + j interval for some j >= 0 (NEST 3's offset; with offset 0, a multiple of the
  * interval, the first after time 0) and lies in (t_min, t_max] (NEST's recording-device window),
- * one row
- * per (time, target) in connection order. Each thread writes the values of its own targets into
+ * one row per (time, target) in connection order. Each thread writes the values of its own targets into
  * a per-slice buffer at fixed positions (double-buffered by slice parity like the spike lists);
  * after the slice barrier partition 0's thread appends the slice's rows to the multimeter's log in
  * time order, so the log does not depend on the thread count either.
