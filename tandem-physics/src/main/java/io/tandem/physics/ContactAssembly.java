@@ -1,11 +1,11 @@
 package io.tandem.physics;
 
+import io.tandem.physics.internal.collision.BroadPhase;
+import io.tandem.physics.internal.collision.ContactManifold;
+import io.tandem.physics.internal.collision.NarrowPhase;
+import io.tandem.physics.internal.collision.PairBuffer;
 import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.geometry.AabbOps;
-import io.tandem.physics.internal.geometry.BroadPhase;
-import io.tandem.physics.internal.geometry.ContactManifold;
-import io.tandem.physics.internal.geometry.NarrowPhase;
-import io.tandem.physics.internal.geometry.PairBuffer;
 import io.tandem.physics.internal.solver.ConstraintProblem;
 
 /*

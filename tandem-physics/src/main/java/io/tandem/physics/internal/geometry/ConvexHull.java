@@ -21,28 +21,28 @@ package io.tandem.physics.internal.geometry;
  */
 
 /** A convex polytope in local coordinates with face loops and edge adjacency; immutable after construction. */
-final class ConvexHull {
-    static final int MAX_FEATURES = 64;
+public final class ConvexHull {
+    public static final int MAX_FEATURES = 64;
 
-    final int vertexCount;
+    public final int vertexCount;
     /** (vertexCount x 3) local vertex positions, m */
-    final double[] vertices;
-    final int faceCount;
+    public final double[] vertices;
+    public final int faceCount;
     /** (faceCount x 3) outward unit normals */
-    final double[] faceNormals;
+    public final double[] faceNormals;
     /** (faceCount) plane offsets d with n . x = d on the face, m */
-    final double[] faceOffsets;
+    public final double[] faceOffsets;
     /** (faceCount + 1) start of each face's loop in {@link #faceVertices} */
-    final int[] faceStart;
+    public final int[] faceStart;
     /** vertex loops, counter-clockwise about the outward normal */
-    final int[] faceVertices;
+    public final int[] faceVertices;
     /** parallel to faceVertices: the edge from loop vertex k to loop vertex k + 1 */
-    final int[] faceEdges;
-    final int edgeCount;
+    public final int[] faceEdges;
+    public final int edgeCount;
     /** (edgeCount x 2) vertex indices */
-    final int[] edgeVertices;
+    public final int[] edgeVertices;
     /** (edgeCount x 2) adjacent face indices, -1 when the hull has no faces */
-    final int[] edgeFaces;
+    public final int[] edgeFaces;
 
     private ConvexHull(double[] vertices, double[] normals) {
         this.vertexCount = vertices.length / 3;

@@ -20,7 +20,7 @@ package io.tandem.physics.internal.geometry;
  */
 public final class Shape {
     /** Number of side faces of the prism that stands in for a cylinder against boxes, capsules and cylinders. */
-    static final int CYLINDER_PRISM_SIDES = 16;
+    public static final int CYLINDER_PRISM_SIDES = 16;
 
     private static final Shape PLANE = new Shape(ShapeType.PLANE, 0, 0, 0, 0, 0);
 
@@ -32,7 +32,7 @@ public final class Shape {
     private final double halfLength;
     private final double boundingRadius;
     /** polytope core for the SAT/GJK pairs: box, cylinder prism, capsule segment; null for sphere and plane */
-    final ConvexHull hull;
+    public final ConvexHull hull;
 
     private Shape(ShapeType type, double radius, double hx, double hy, double hz, double halfLength) {
         this.type = type;

@@ -2,8 +2,9 @@ package io.tandem.physics.internal.geometry;
 
 /**
  * The kinds of collision shape. Each kind's local frame and dimensions are described on
- * {@link Shape}. The declaration order is the canonical pair order of {@link NarrowPhase}: a pair is
- * evaluated with the lower ordinal as its first shape.
+ * {@link Shape}. The declaration order is the canonical pair order of the narrow phase
+ * ({@code io.tandem.physics.internal.collision.NarrowPhase}): a pair is evaluated with the lower
+ * ordinal as its first shape.
  *
  * <p>Immutable; usable from any thread.
  */

@@ -1,5 +1,7 @@
 /**
- * Collision geometry: shapes, mass properties, bounding boxes, broad phase and narrow phase.
+ * Collision geometry: shapes, their polytope hulls, mass properties and world bounding boxes. The
+ * contact pipeline that reads them (broad phase, narrow phase, contact manifolds) is in
+ * {@code io.tandem.physics.internal.collision}, which depends on this package, never the reverse.
  *
  * <p>Conventions (SI units, z-up world):
  *
@@ -9,19 +11,10 @@
  *   <li>{@link io.tandem.physics.internal.geometry.Shape}s are centred on their local origin:
  *       sphere (r), box (half extents), capsule (r, half segment length along z), cylinder (r, half
  *       height along z) and plane (the local xy-plane, normal +z, solid below; static only).
- *   <li>A step runs {@link io.tandem.physics.internal.geometry.AabbOps#compute} for every collider
- *       (with a margin), {@link io.tandem.physics.internal.geometry.BroadPhase#findPairs} (pairs
- *       i &lt; j sorted by i then j, static-static pairs skipped, planes paired with every non-static
- *       collider their half-space box overlaps), then
- *       {@link io.tandem.physics.internal.geometry.NarrowPhase#collide} per pair into a reused
- *       {@link io.tandem.physics.internal.geometry.ContactManifold}: normal from A to B, up to 4
- *       points midway between the surfaces, depth positive when penetrating and -gap for a gap
- *       within the margin, feature ids stable across frames for warm starting. Use the same margin
- *       for the AABBs and the narrow phase: the broad phase then finds every pair the narrow phase
- *       can report.
- *   <li>After warm-up none of these allocate; the per-step objects (NarrowPhase, BroadPhase,
- *       PairBuffer, ContactManifold) are not thread-safe, so use one set per thread. Shapes and
- *       MassProperties are immutable.
+ *   <li>{@link io.tandem.physics.internal.geometry.AabbOps#compute} gives a collider's world AABB
+ *       (with a margin), the broad phase's input.
+ *   <li>Shapes, their ConvexHulls and MassProperties are immutable; AabbOps is allocation-free and
+ *       thread-safe.
  * </ul>
  */
 package io.tandem.physics.internal.geometry;

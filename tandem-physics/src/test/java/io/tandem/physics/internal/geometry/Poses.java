@@ -1,11 +1,11 @@
 package io.tandem.physics.internal.geometry;
 
 /** Test fixture: flat pose arrays for a handful of bodies, with quaternion helpers. */
-final class Poses {
-    final double[] pos;
-    final double[] quat;
+public final class Poses {
+    public final double[] pos;
+    public final double[] quat;
 
-    Poses(int n) {
+    public Poses(int n) {
         pos = new double[3 * n];
         quat = new double[4 * n];
         for (int i = 0; i < n; i++) {
@@ -14,7 +14,7 @@ final class Poses {
     }
 
     /** Pose i at (x, y, z), identity orientation. */
-    Poses at(int i, double x, double y, double z) {
+    public Poses at(int i, double x, double y, double z) {
         pos[3 * i] = x;
         pos[3 * i + 1] = y;
         pos[3 * i + 2] = z;
@@ -26,7 +26,7 @@ final class Poses {
     }
 
     /** Pose i at (x, y, z) rotated by angle (rad) about the axis (ax, ay, az). */
-    Poses at(int i, double x, double y, double z, double ax, double ay, double az, double angle) {
+    public Poses at(int i, double x, double y, double z, double ax, double ay, double az, double angle) {
         at(i, x, y, z);
         double l = Math.sqrt(ax * ax + ay * ay + az * az);
         double s = Math.sin(angle / 2) / l;
@@ -38,7 +38,7 @@ final class Poses {
     }
 
     /** Pre-multiplies the orientation of pose i by a rotation of angle (rad) about (ax, ay, az) (world axis). */
-    Poses rotate(int i, double ax, double ay, double az, double angle) {
+    public Poses rotate(int i, double ax, double ay, double az, double angle) {
         double l = Math.sqrt(ax * ax + ay * ay + az * az);
         double s = Math.sin(angle / 2) / l;
         double w1 = Math.cos(angle / 2);
@@ -57,7 +57,7 @@ final class Poses {
         return this;
     }
 
-    Poses translate(int i, double dx, double dy, double dz) {
+    public Poses translate(int i, double dx, double dy, double dz) {
         pos[3 * i] += dx;
         pos[3 * i + 1] += dy;
         pos[3 * i + 2] += dz;
@@ -65,7 +65,7 @@ final class Poses {
     }
 
     /** Sets pose i to a uniformly random orientation. */
-    Poses randomOrientation(int i, java.util.Random rnd) {
+    public Poses randomOrientation(int i, java.util.Random rnd) {
         double u1 = rnd.nextDouble();
         double u2 = rnd.nextDouble() * 2 * Math.PI;
         double u3 = rnd.nextDouble() * 2 * Math.PI;

@@ -1,4 +1,4 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 /**
  * A growable list of collider index pairs (i, j), reused across steps: it grows (allocates) only

@@ -1,8 +1,11 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tandem.physics.internal.geometry.Poses;
+import io.tandem.physics.internal.geometry.Shape;
+import io.tandem.physics.internal.geometry.ShapeType;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

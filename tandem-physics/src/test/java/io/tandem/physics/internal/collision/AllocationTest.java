@@ -1,7 +1,10 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tandem.physics.internal.geometry.AabbOps;
+import io.tandem.physics.internal.geometry.Poses;
+import io.tandem.physics.internal.geometry.Shape;
 import java.lang.management.ManagementFactory;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,7 +1,7 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 /**
- * Small static kernels on flat arrays shared by the geometry classes: quaternion to rotation
+ * Small static kernels on flat arrays shared by the narrow-phase classes: quaternion to rotation
  * matrix, clamping, and the closest points of two segments. Allocation-free; stateless.
  */
 final class GeomOps {

@@ -1,11 +1,13 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
-import static io.tandem.physics.internal.geometry.ContactAssertions.EPS;
-import static io.tandem.physics.internal.geometry.ContactAssertions.assertNormal;
-import static io.tandem.physics.internal.geometry.ContactAssertions.assertPoint;
+import static io.tandem.physics.internal.collision.ContactAssertions.EPS;
+import static io.tandem.physics.internal.collision.ContactAssertions.assertNormal;
+import static io.tandem.physics.internal.collision.ContactAssertions.assertPoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tandem.physics.internal.geometry.Poses;
+import io.tandem.physics.internal.geometry.Shape;
 import org.junit.jupiter.api.Test;
 
 class SphereContactsTest {

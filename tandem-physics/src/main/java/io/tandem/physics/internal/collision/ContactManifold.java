@@ -1,4 +1,4 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 /**
  * The contacts of one collider pair (A, B), written by {@link NarrowPhase#collide}: a reusable,

@@ -1,14 +1,16 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
-import static io.tandem.physics.internal.geometry.ContactAssertions.EPS;
-import static io.tandem.physics.internal.geometry.ContactAssertions.assertAllDepths;
-import static io.tandem.physics.internal.geometry.ContactAssertions.assertNormal;
-import static io.tandem.physics.internal.geometry.ContactAssertions.assertPoint;
-import static io.tandem.physics.internal.geometry.ContactAssertions.nearest;
-import static io.tandem.physics.internal.geometry.ContactAssertions.sortedFeatures;
+import static io.tandem.physics.internal.collision.ContactAssertions.EPS;
+import static io.tandem.physics.internal.collision.ContactAssertions.assertAllDepths;
+import static io.tandem.physics.internal.collision.ContactAssertions.assertNormal;
+import static io.tandem.physics.internal.collision.ContactAssertions.assertPoint;
+import static io.tandem.physics.internal.collision.ContactAssertions.nearest;
+import static io.tandem.physics.internal.collision.ContactAssertions.sortedFeatures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tandem.physics.internal.geometry.Poses;
+import io.tandem.physics.internal.geometry.Shape;
 import org.junit.jupiter.api.Test;
 
 class CapsuleContactsTest {

@@ -1,4 +1,6 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
+
+import io.tandem.physics.internal.geometry.Shape;
 
 /*
  * Implementation notes

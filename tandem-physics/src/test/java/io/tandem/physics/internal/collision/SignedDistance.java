@@ -1,4 +1,6 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
+
+import io.tandem.physics.internal.geometry.Shape;
 
 /** Test reference: exact signed distance of a world point to a shape at a pose (negative inside). */
 final class SignedDistance {

@@ -1,11 +1,14 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
+import io.tandem.physics.internal.geometry.AabbOps;
+import io.tandem.physics.internal.geometry.Poses;
+import io.tandem.physics.internal.geometry.Shape;
 import java.util.Random;
 
 /**
  * One-off measurement behind BroadPhase.DEFAULT_ALGORITHM (not a test; run by hand):
  * {@code java -cp tandem-physics/target/classes:tandem-physics/target/test-classes
- * io.tandem.physics.internal.geometry.BroadPhaseMeasurement}. Spheres r = 0.1, AABB margin 0.01,
+ * io.tandem.physics.internal.collision.BroadPhaseMeasurement}. Spheres r = 0.1, AABB margin 0.01,
  * plus a static floor plane; dense = cubic lattice with 0.22 m spacing and 1 cm jitter (the pile),
  * sparse = uniform in a cube with 1 m mean spacing. Each frame moves every sphere by a Gaussian
  * step of 2 mm and recomputes the AABBs (not timed). Prints the mean time per findPairs call.

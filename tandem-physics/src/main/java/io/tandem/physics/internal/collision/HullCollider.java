@@ -1,4 +1,8 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
+
+import io.tandem.physics.internal.geometry.ConvexHull;
+import io.tandem.physics.internal.geometry.Shape;
+import io.tandem.physics.internal.geometry.ShapeType;
 
 /*
  * Implementation notes

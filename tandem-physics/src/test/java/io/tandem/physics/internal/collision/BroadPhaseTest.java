@@ -1,8 +1,11 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.physics.internal.geometry.AabbOps;
+import io.tandem.physics.internal.geometry.Poses;
+import io.tandem.physics.internal.geometry.Shape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

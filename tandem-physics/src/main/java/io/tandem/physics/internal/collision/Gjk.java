@@ -1,4 +1,4 @@
-package io.tandem.physics.internal.geometry;
+package io.tandem.physics.internal.collision;
 
 /*
  * Implementation notes
