@@ -4,4 +4,10 @@ module io.tandem.cle {
     requires transitive io.tandem.neuro;
     requires org.slf4j;
     exports io.tandem.cle;
+    exports io.tandem.cle.device;
+    exports io.tandem.cle.engine;
+    exports io.tandem.cle.experiment;
+    exports io.tandem.cle.record;
+    exports io.tandem.cle.remote;
+    exports io.tandem.cle.tf;
 }

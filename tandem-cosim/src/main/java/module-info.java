@@ -5,6 +5,7 @@ module io.tandem.cosim {
     exports io.tandem.cosim;
     exports io.tandem.cosim.msg;
     exports io.tandem.cosim.spi;
+    exports io.tandem.cosim.process;
 
     uses io.tandem.cosim.spi.Transport;
 }

@@ -1,9 +1,9 @@
 package io.tandem.bench;
 
 import io.tandem.cle.ClosedLoop;
-import io.tandem.cle.ExperimentFile;
-import io.tandem.cle.ExperimentFileException;
-import io.tandem.cle.ExperimentRunner;
+import io.tandem.cle.experiment.ExperimentFile;
+import io.tandem.cle.experiment.ExperimentFileException;
+import io.tandem.cle.experiment.ExperimentRunner;
 import io.tandem.cle.ProgressHandler;
 import io.tandem.cle.StepTimings;
 import io.tandem.cle.SyncMode;

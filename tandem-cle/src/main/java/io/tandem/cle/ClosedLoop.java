@@ -1,5 +1,14 @@
 package io.tandem.cle;
 
+import io.tandem.cle.internal.SystemNanoClock;
+import io.tandem.cle.device.Device;
+import io.tandem.cle.device.DeviceBinder;
+import io.tandem.cle.device.ModelPose;
+import io.tandem.cle.device.Multimeter;
+import io.tandem.cle.device.SpikeRecorder;
+import io.tandem.cle.record.MultimeterTraces;
+import io.tandem.cle.record.SpikeTrains;
+import io.tandem.cle.record.Trajectory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -414,14 +423,12 @@ public final class ClosedLoop implements AutoCloseable {
                 continue;
             }
             for (int i = 0; i < spikeDevices.length; i++) {
-                if (spikeEngines[i] == e && spikeDevices[i].published) {
-                    spikeDevices[i].latch();
+                if (spikeEngines[i] == e && spikeDevices[i].latch()) {
                     spikes[i].append(spikeDevices[i]);
                 }
             }
             for (int i = 0; i < meterDevices.length; i++) {
-                if (meterEngines[i] == e && meterDevices[i].published) {
-                    meterDevices[i].latch();
+                if (meterEngines[i] == e && meterDevices[i].latch()) {
                     traces[i].append(meterDevices[i]);
                 }
             }

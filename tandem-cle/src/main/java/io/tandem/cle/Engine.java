@@ -1,5 +1,8 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.Device;
+import io.tandem.cle.engine.BrainEngine;
+import io.tandem.cle.engine.WorldEngine;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.DeviceBinder;
+
 /** {@link TransferFunction#of}: a kind, a name, a priority and a binding lambda. */
 final class LambdaTransferFunction implements TransferFunction {
     private final TransferFunctionKind kind;

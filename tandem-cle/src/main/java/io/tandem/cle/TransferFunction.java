@@ -1,5 +1,7 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.DeviceBinder;
+
 /**
  * A transfer function in plain Java (the NRP's Robot2Neuron and Neuron2Robot TFs, NRP-core's
  * TransceiverFunctions). Write a class: declare the {@link #kind()}, map typed devices in

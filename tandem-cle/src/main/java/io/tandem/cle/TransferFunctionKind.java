@@ -1,5 +1,7 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.Device;
+
 /** The direction of a transfer function (the NRP's {@code @Robot2Neuron} and {@code @Neuron2Robot}). */
 public enum TransferFunctionKind {
     /** reads robot devices, commands brain devices (Poisson and DC sources) */

@@ -3,12 +3,24 @@ package io.tandem.cle;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates transfer functions named by class, as an experiment file does
- * ({@code {"class": "io.tandem.cle.LinearTwist", "priority": 0, "params": {...}}}). Stateless.
+ * ({@code {"class": "io.tandem.cle.tf.LinearTwist", "priority": 0, "params": {...}}}). Stateless.
  */
 public final class TransferFunctions {
+    private static final Logger LOG = LoggerFactory.getLogger(TransferFunctions.class);
+
+    /**
+     * The NRP tf_lib classes that moved to {@code io.tandem.cle.tf} (0.2): their old names still
+     * load, with a deprecation warning, until the next release.
+     */
+    private static final Map<String, String> MOVED = Map.of(
+            "io.tandem.cle.EyeSensorTransmit", "io.tandem.cle.tf.EyeSensorTransmit",
+            "io.tandem.cle.LinearTwist", "io.tandem.cle.tf.LinearTwist");
+
     private TransferFunctions() {
     }
 
@@ -31,12 +43,18 @@ public final class TransferFunctions {
         if (params == null) {
             throw new IllegalArgumentException("transfer function " + className + ": params must not be null (give an empty map)");
         }
+        String moved = MOVED.get(className);
+        if (moved != null) {
+            LOG.warn("transfer function class {} is deprecated: it moved to {}; write that name in the experiment file"
+                    + " (the old one stops working in the next release)", className, moved);
+            className = moved;
+        }
         Class<?> c;
         try {
             c = Class.forName(className, true, loader == null ? TransferFunctions.class.getClassLoader() : loader);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new IllegalArgumentException("transfer function class " + className + " not found on the class path"
-                    + (className.indexOf('.') < 0 ? " (give the fully qualified name, e.g. io.tandem.cle." + className + ")" : ""), e);
+                    + (className.indexOf('.') < 0 ? " (give the fully qualified name, e.g. io.tandem.cle.tf." + className + ")" : ""), e);
         }
         if (!TransferFunction.class.isAssignableFrom(c)) {
             throw new IllegalArgumentException("class " + className + " does not implement " + TransferFunction.class.getName());

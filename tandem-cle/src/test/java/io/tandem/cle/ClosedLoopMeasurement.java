@@ -1,5 +1,6 @@
 package io.tandem.cle;
 
+import io.tandem.cle.internal.SuppressForbidden;
 import java.util.Locale;
 
 /**

@@ -1,5 +1,11 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.Device;
+import io.tandem.cle.device.DeviceBinder;
+import io.tandem.cle.device.JointState;
+import io.tandem.cle.device.JointVelocityCommand;
+import io.tandem.cle.device.LeakyIntegrator;
+import io.tandem.cle.device.PoissonSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

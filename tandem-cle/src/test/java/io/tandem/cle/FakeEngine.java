@@ -1,5 +1,10 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.Device;
+import io.tandem.cle.device.JointState;
+import io.tandem.cle.device.JointVelocityCommand;
+import io.tandem.cle.device.LeakyIntegrator;
+import io.tandem.cle.device.PoissonSource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,21 +13,21 @@ import java.util.List;
  * device "NAME.out" and records, per advance, the start time and the command value in effect
  * ("NAME.in": a Poisson rate on the brain side, a joint velocity on the robot side).
  */
-final class FakeEngine implements Engine {
+public final class FakeEngine implements Engine {
     final String name;
     final long timestepNs;
     final boolean brainSide;
-    final List<long[]> advances = new ArrayList<>();
-    final List<Double> commandsInEffect = new ArrayList<>();
+    public final List<long[]> advances = new ArrayList<>();
+    public final List<Double> commandsInEffect = new ArrayList<>();
     private long timeNs;
     private double command;
     private final PoissonSource rateIn;
     private final LeakyIntegrator voltageOut;
     private final JointVelocityCommand velocityIn;
     private final JointState stateOut;
-    RuntimeException failOnAdvance;
+    public RuntimeException failOnAdvance;
 
-    FakeEngine(String name, long timestepNs, boolean brainSide) {
+    public FakeEngine(String name, long timestepNs, boolean brainSide) {
         this.name = name;
         this.timestepNs = timestepNs;
         this.brainSide = brainSide;

@@ -1,5 +1,6 @@
 package io.tandem.cle;
 
+import io.tandem.cle.record.Trajectory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.tandem.cle;
 
+import io.tandem.cle.device.DeviceBinder;
+import io.tandem.cle.tf.LinearTwist;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,7 +27,7 @@ class TransferFunctionsTest {
 
     @Test
     void instantiate_classWithMapConstructor_passesParams() {
-        TransferFunction tf = TransferFunctions.instantiate("io.tandem.cle.LinearTwist",
+        TransferFunction tf = TransferFunctions.instantiate("io.tandem.cle.tf.LinearTwist",
                 Map.of("left_wheel_neuron", "l", "right_wheel_neuron", "r", "twist", "base"), null);
         assertThat(tf).isInstanceOf(LinearTwist.class);
         assertThat(tf.kind()).isEqualTo(TransferFunctionKind.NEURON_TO_ROBOT);
@@ -33,6 +35,16 @@ class TransferFunctionsTest {
         FakeEngine brain = new FakeEngine("b", 100_000L, true);
         assertThatThrownBy(() -> ClosedLoop.builder().engine(brain).transferFunction(tf).build())
                 .hasMessageContaining("LeakyIntegrator device named 'l'");
+    }
+
+    @Test
+    void instantiate_nameFromBeforeTheTfPackage_stillLoadsTheMovedClass() {
+        // experiment files written for 0.1 name the tf_lib classes in the root package: mapped for one release
+        TransferFunction tf = TransferFunctions.instantiate("io.tandem.cle" + ".LinearTwist",
+                Map.of("left_wheel_neuron", "l", "right_wheel_neuron", "r", "twist", "base"), null);
+        assertThat(tf).isInstanceOf(io.tandem.cle.tf.LinearTwist.class);
+        assertThat(TransferFunctions.instantiate("io.tandem.cle" + ".EyeSensorTransmit", Map.of(), null))
+                .isInstanceOf(io.tandem.cle.tf.EyeSensorTransmit.class);
     }
 
     @Test
@@ -45,10 +57,10 @@ class TransferFunctionsTest {
     @Test
     void instantiate_badNames_failWithMessages() {
         assertThatThrownBy(() -> TransferFunctions.instantiate("LinearTwist", Map.of(), null))
-                .hasMessageContaining("not found").hasMessageContaining("io.tandem.cle.LinearTwist");
+                .hasMessageContaining("not found").hasMessageContaining("io.tandem.cle.tf.LinearTwist");
         assertThatThrownBy(() -> TransferFunctions.instantiate("java.lang.String", Map.of(), null))
                 .hasMessageContaining("does not implement");
-        assertThatThrownBy(() -> TransferFunctions.instantiate("io.tandem.cle.EyeSensorTransmit", Map.of("max_red_rate_hz", "x"), null))
+        assertThatThrownBy(() -> TransferFunctions.instantiate("io.tandem.cle.tf.EyeSensorTransmit", Map.of("max_red_rate_hz", "x"), null))
                 .hasMessageContaining("constructor failed").hasMessageContaining("'max_red_rate_hz' must be a number");
     }
 }

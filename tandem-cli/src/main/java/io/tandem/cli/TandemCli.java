@@ -1,6 +1,7 @@
 package io.tandem.cli;
 
 import io.tandem.cli.cle.CleCommand;
+import io.tandem.cli.cle.EngineServerCommand;
 import io.tandem.cli.demo.DemoCommand;
 import io.tandem.cli.sim.SimCommand;
 import io.tandem.cli.spi.CommandProvider;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
         versionProvider = TandemVersion.class,
         description = "Distributed, time-synchronized simulation of robots, bodies and brains.",
         subcommands = {DemoCommand.class, SimCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class,
-            WorldControlCommand.class, CleCommand.class},
+            WorldControlCommand.class, CleCommand.class, EngineServerCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class TandemCli implements Callable<Integer> {
 
@@ -55,7 +56,13 @@ public final class TandemCli implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: choose one of " + spec.subcommands().keySet());
+        List<String> shown = new ArrayList<>();
+        spec.subcommands().forEach((name, c) -> {
+            if (!c.getCommandSpec().usageMessage().hidden()) {
+                shown.add(name);
+            }
+        });
+        throw new ParameterException(spec.commandLine(), "missing command: choose one of " + shown);
     }
 
     /**

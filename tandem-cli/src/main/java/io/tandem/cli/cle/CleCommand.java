@@ -1,11 +1,11 @@
 package io.tandem.cli.cle;
 
 import io.tandem.cle.ClosedLoopException;
-import io.tandem.cle.ExperimentFile;
-import io.tandem.cle.ExperimentFileException;
-import io.tandem.cle.ExperimentOverrides;
-import io.tandem.cle.ExperimentRunner;
-import io.tandem.cle.ModelPose;
+import io.tandem.cle.experiment.ExperimentFile;
+import io.tandem.cle.experiment.ExperimentFileException;
+import io.tandem.cle.experiment.ExperimentOverrides;
+import io.tandem.cle.experiment.ExperimentRunner;
+import io.tandem.cle.device.ModelPose;
 import io.tandem.cle.SyncMode;
 import io.tandem.cli.internal.StopSignal;
 import java.io.PrintWriter;
@@ -109,8 +109,9 @@ public final class CleCommand implements Callable<Integer> {
         }
         ExperimentRunner runner;
         try {
-            runner = ExperimentRunner.build(file, null, CleCommand.class.getClassLoader(), processes, set);
-        } catch (io.tandem.cle.RemoteEngineException e) {
+            runner = ExperimentRunner.build(file, null, CleCommand.class.getClassLoader(), processes, set,
+                    EngineServerCommand.LAUNCHER);
+        } catch (io.tandem.cle.remote.RemoteEngineException e) {
             err.println("tandem cle: " + e.getMessage());
             return 1;
         } catch (IllegalArgumentException | IllegalStateException e) {
