@@ -5,4 +5,7 @@ module io.tandem.world {
     requires java.xml;
     requires org.slf4j;
     exports io.tandem.world;
+    exports io.tandem.world.sdf;
+    exports io.tandem.world.distributed;
+    exports io.tandem.world.robot;
 }

@@ -2,7 +2,7 @@ package io.tandem.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.world.SdfLoader;
+import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
 import java.io.ByteArrayInputStream;
 import java.io.StringWriter;

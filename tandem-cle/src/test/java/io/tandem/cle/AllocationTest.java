@@ -68,7 +68,7 @@ class AllocationTest {
     void run_serialHuskyLoop_brainWorldCameraAndTfs_allocateNothingAfterWarmUp() {
         BrainEngine brain = HuskyBraitenberg.brainEngine("brain", BraitenbergBrain.build(3));
         WorldEngine world = HuskyBraitenberg.worldEngine("world",
-                io.tandem.world.SdfLoader.load(HuskyBraitenberg.findWorldFile(), w -> { }), false);
+                io.tandem.world.sdf.SdfLoader.load(HuskyBraitenberg.findWorldFile(), w -> { }), false);
         try (ClosedLoop loop = ClosedLoop.builder().engine(brain).engine(world).transferFunction(new EyeSensorTransmit())
                 .transferFunction(new LinearTwist()).mode(SyncMode.SERIAL).build()) {
             long allocated = 0;

@@ -158,8 +158,8 @@ public final class LevelManager {
      *                                 loads; null for all
      * @param simulateDefaultDynamics  whether the default level's dynamic models load here
      */
-    LevelManager(World world, boolean useLevels, java.util.Collection<String> ownedPerformers,
-                 boolean simulateDefaultDynamics) {
+    public LevelManager(World world, boolean useLevels, java.util.Collection<String> ownedPerformers,
+                        boolean simulateDefaultDynamics) {
         this.world = world;
         this.useLevels = useLevels;
         this.levels = useLevels ? world.levels() : List.of();
@@ -393,7 +393,7 @@ public final class LevelManager {
      *
      * @param performer the performer's name
      */
-    void release(String performer) {
+    public void release(String performer) {
         for (PerformerState p : performers) {
             if (p.name.equals(performer) && p.owned) {
                 p.owned = false;
@@ -412,7 +412,7 @@ public final class LevelManager {
      * @param inLevels  the levels it was in or near on its previous secondary
      * @throws IllegalArgumentException for a performer the world does not have
      */
-    void adopt(String performer, java.util.Collection<String> inLevels) {
+    public void adopt(String performer, java.util.Collection<String> inLevels) {
         PerformerState found = null;
         for (PerformerState p : performers) {
             if (p.name.equals(performer)) {
@@ -435,7 +435,7 @@ public final class LevelManager {
     }
 
     /** @return the name of a runtime performer of a model (Gazebo's {@code perf_<model>}) */
-    static String runtimePerformerName(String model) {
+    public static String runtimePerformerName(String model) {
         return "perf_" + model;
     }
 
@@ -449,7 +449,7 @@ public final class LevelManager {
      * @param model the performer's model
      * @param owned whether this manager evaluates it
      */
-    void addRuntimePerformer(String model, boolean owned) {
+    public void addRuntimePerformer(String model, boolean owned) {
         if (isPerformerModel(model)) {
             return;
         }
@@ -483,7 +483,7 @@ public final class LevelManager {
     }
 
     /** @return whether this manager evaluates the performer */
-    boolean owns(String performer) {
+    public boolean owns(String performer) {
         for (PerformerState p : performers) {
             if (p.name.equals(performer)) {
                 return p.owned;
@@ -493,7 +493,7 @@ public final class LevelManager {
     }
 
     /** @return the models of the performers this manager evaluates */
-    java.util.Set<String> performerModelsOwned() {
+    public java.util.Set<String> performerModelsOwned() {
         java.util.Set<String> out = new java.util.HashSet<>();
         for (PerformerState p : performers) {
             if (p.owned) {
@@ -504,7 +504,7 @@ public final class LevelManager {
     }
 
     /** @return whether the model belongs to the default level (as loaded by this manager) */
-    boolean isDefault(String model) {
+    public boolean isDefault(String model) {
         return defaultEntities.contains(model);
     }
 

@@ -1,5 +1,7 @@
 package io.tandem.world;
 
+import io.tandem.world.robot.RayCastCamera;
+import io.tandem.world.sdf.SdfLoader;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,5 +1,10 @@
 package io.tandem.world;
 
+import io.tandem.world.internal.JointTable;
+import io.tandem.world.internal.PhysicsCompiler;
+import io.tandem.world.internal.PoseMath;
+import io.tandem.world.internal.VisualScene;
+import io.tandem.world.sdf.SdfLoader;
 import io.tandem.physics.PhysicsEngine;
 import io.tandem.physics.PhysicsModel;
 import io.tandem.physics.PhysicsState;
@@ -44,7 +49,7 @@ import java.util.Map;
  * scoped name or, allocation-free, by handle ({@link #jointHandle}, {@link #setJointVelocity},
  * {@link #jointPosition}, {@link #jointVelocity}), model poses (allocation-free by handle or name
  * into an array: {@link #modelHandle}, {@link #modelPose(int, double[])}; or as a new
- * {@link Pose}: {@link #modelPose(String)}), camera sensors ({@link #camera}) and runtime visual
+ * {@link Pose}: {@link #modelPose(String)}), camera sensors ({@code RayCastCamera.of}) and runtime visual
  * colours ({@link #setVisualColor}).
  */
 public final class WorldRunner implements WorldView, AutoCloseable {
@@ -60,7 +65,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private final Map<String, Pose> firstLinkInModel = new HashMap<>();
     private final Map<String, Pose> teleports = new HashMap<>();
     /** handed-over states, applied when their models are next created (a secondary) */
-    private final Map<String, DistributedMessages.ModelState> imports = new HashMap<>();
+    private final Map<String, ModelState> imports = new HashMap<>();
     /** per model name: its index in the world (its pose handle) */
     private final Map<String, Integer> modelIndex = new HashMap<>();
     /** per model index: the inverse of its first link's pose in the model frame (null without links) */
@@ -98,9 +103,10 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     /**
      * @param world  the world to run
      * @param solver the physics solver
-     * @param levels a new level manager for this world (a secondary's owns some performers only)
+     * @param levels a new level manager for this world (a distributed secondary's owns some
+     *               performers only; see {@link LevelManager#LevelManager(World, boolean, java.util.Collection, boolean)})
      */
-    WorldRunner(World world, SolverSettings solver, LevelManager levels) {
+    public WorldRunner(World world, SolverSettings solver, LevelManager levels) {
         this.world = world;
         this.solver = solver;
         this.levels = levels;
@@ -211,13 +217,13 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             out[2] = poseScratch[2];
             return true;
         }
-        DistributedMessages.ModelState in = imports.get(model);
+        ModelState in = imports.get(model);
         if (in != null && in.links().length > 0) {
             // a performer handed over to this runner: where its state says it is (the same
             // arithmetic as modelPose after the rebuild that creates it; a handover allocates)
             World.Model m = models.get(model);
             Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : PhysicsCompiler.principalFrame(m.links().get(0).inertial());
-            Pose p = modelPoseOf(in.links(), 0, in.links(), 3, bodyInLink, firstLinkInModel.get(model));
+            Pose p = PoseMath.modelPose(in.links(), 0, in.links(), 3, bodyInLink, firstLinkInModel.get(model));
             out[0] = p.x();
             out[1] = p.y();
             out[2] = p.z();
@@ -297,18 +303,8 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             return null;
         }
         PhysicsCompiler.BodyRef ref = compiled.bodies().get(b);
-        return modelPoseOf(state.pos, 3 * ref.body(), state.quat, 4 * ref.body(), ref.bodyInLink(),
+        return PoseMath.modelPose(state.pos, 3 * ref.body(), state.quat, 4 * ref.body(), ref.bodyInLink(),
                 firstLinkInModel.get(model));
-    }
-
-    /**
-     * A model's pose from its first link's body state: the one formula of the runner and of the
-     * distributed primary's scene, so both give bitwise the same poses from the same state.
-     */
-    static Pose modelPoseOf(double[] pos, int p, double[] quat, int q, Pose bodyInLink, Pose firstLinkInModel) {
-        Pose body = new Pose(pos[p], pos[p + 1], pos[p + 2], quat[q], quat[q + 1], quat[q + 2], quat[q + 3]);
-        Pose link = body.compose(bodyInLink.inverse());
-        return link.compose(firstLinkInModel.inverse());
     }
 
     private String firstLinkName(String model) {
@@ -421,13 +417,13 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     }
 
     /** Writes one link's handed-over body state (13 values) into a new state. */
-    private void readLink(DistributedMessages.ModelState in, PhysicsCompiler.BodyRef ref, PhysicsState s) {
+    private void readLink(ModelState in, PhysicsCompiler.BodyRef ref, PhysicsState s) {
         int li = linkIndex(ref.model(), ref.link());
-        if (li < 0 || DistributedMessages.LINK_VALUES * (li + 1) > in.links().length) {
+        if (li < 0 || ModelState.LINK_VALUES * (li + 1) > in.links().length) {
             return;
         }
         double[] v = in.links();
-        int o = DistributedMessages.LINK_VALUES * li;
+        int o = ModelState.LINK_VALUES * li;
         int n = ref.body();
         System.arraycopy(v, o, s.pos, 3 * n, 3);
         System.arraycopy(v, o + 3, s.quat, 4 * n, 4);
@@ -456,7 +452,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             present.add(pm.bodyId(b));
         }
         int slots = pm.jointCount() == 0 ? 0 : s.jointImpulse.length / pm.jointCount();
-        for (DistributedMessages.ModelState in : imports.values()) {
+        for (ModelState in : imports.values()) {
             World.Model m = models.get(in.model());
             if (m == null) {
                 continue;
@@ -483,12 +479,17 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * Takes a handed-over model state: applied when the model is next created (by the level
      * update of the next step), instead of the world file's initial state.
      */
-    void importState(DistributedMessages.ModelState in) {
+    public void importState(ModelState in) {
         imports.put(in.model(), in);
     }
 
-    /** The states of the loaded dynamic models: their world indices, then 13 values per link. */
-    record StateBlock(int[] models, double[] values) {
+    /**
+     * The states of the loaded dynamic models, for a distributed secondary's ack.
+     *
+     * @param models their indices in {@link World#models()}, in world order
+     * @param values {@link ModelState#LINK_VALUES} values per link of those models, in order
+     */
+    public record StateBlock(int[] models, double[] values) {
     }
 
     /**
@@ -496,7 +497,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * @return the state of the loaded dynamic models it accepts (world order), without joint or
      *         contact warm starts: a secondary's ack. One pass over the bodies; allocates the result.
      */
-    StateBlock exportDynamicStates(java.util.function.Predicate<String> which) {
+    public StateBlock exportDynamicStates(java.util.function.Predicate<String> which) {
         List<PhysicsCompiler.BodyRef> refs = compiled.bodies();
         int[] models = new int[world.models().size()];
         int count = 0;
@@ -508,7 +509,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 links += m.links().size();
             }
         }
-        double[] values = new double[DistributedMessages.LINK_VALUES * links];
+        double[] values = new double[ModelState.LINK_VALUES * links];
         int k = 0;
         int base = 0;
         for (int c = 0; c < count; c++) {
@@ -519,9 +520,9 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
             for (int li = 0; li < m.links().size() && k < refs.size() && refs.get(k).model().equals(m.name()); li++, k++) {
                 int n = refs.get(k).body();
-                writeBody(n, values, base + DistributedMessages.LINK_VALUES * linkIndex(m, refs.get(k).link(), li));
+                writeBody(n, values, base + ModelState.LINK_VALUES * linkIndex(m, refs.get(k).link(), li));
             }
-            base += DistributedMessages.LINK_VALUES * m.links().size();
+            base += ModelState.LINK_VALUES * m.links().size();
         }
         return new StateBlock(java.util.Arrays.copyOf(models, count), values);
     }
@@ -552,12 +553,12 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * @return its full dynamic state for a handover (joint impulses and its bodies' contact warm
      *         starts included), or null when it is not loaded
      */
-    DistributedMessages.ModelState exportState(String model) {
+    public ModelState exportState(String model) {
         World.Model m = models.get(model);
         if (m == null || !levels.isLoaded(model)) {
             return null;
         }
-        double[] links = new double[DistributedMessages.LINK_VALUES * m.links().size()];
+        double[] links = new double[ModelState.LINK_VALUES * m.links().size()];
         java.util.Set<Long> ids = new java.util.HashSet<>();
         for (int li = 0; li < m.links().size(); li++) {
             Integer b = bodyOf.get(PhysicsCompiler.Compiled.key(model, m.links().get(li).name()));
@@ -566,7 +567,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
             int n = compiled.bodies().get(b).body();
             ids.add(compiled.model().bodyId(n));
-            writeBody(n, links, DistributedMessages.LINK_VALUES * li);
+            writeBody(n, links, ModelState.LINK_VALUES * li);
         }
         int jc = compiled.model().jointCount();
         int slots = jc == 0 ? 0 : state.jointImpulse.length / jc;
@@ -582,7 +583,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
         }
         List<io.tandem.physics.ContactWarmStart> cw = state.contactWarmStarts(ids::contains);
-        return new DistributedMessages.ModelState(model, links, joints, motors, cw);
+        return new ModelState(model, links, joints, motors, cw);
     }
 
     // ---------------------------------------------------------------- robot side: joints, visuals, cameras
@@ -733,37 +734,34 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     }
 
     /**
-     * A camera sensor of the world file, rendering at its SDF resolution.
+     * For sensors ({@code robot/}): the runner's visual scene (every visual's shape and colour,
+     * the camera mounts), built on first use and recoloured by {@link #setVisualColor}. Its type
+     * is internal to this module (not exported). Caller's thread, between steps.
      *
-     * @param scopedName model::link::sensor (or model::sensor when that is unique)
-     * @return a new renderer (allocates its scratch); render it on this runner's thread
-     * @throws IllegalArgumentException naming the camera and close matches when there is none
+     * @return the visual scene
      */
-    public RayCastCamera camera(String scopedName) {
-        VisualScene.CameraMount m = scene().camera(world.name(), scopedName);
-        return new RayCastCamera(this, scene(), m, m.camera().width(), m.camera().height());
+    @SuppressWarnings("exports")
+    public VisualScene visualScene() {
+        return scene();
     }
 
     /**
-     * A camera sensor of the world file at another resolution (the same field of view).
+     * For sensors ({@code robot/}): the compiled physics model now. Read it, do not keep it: it
+     * changes when levels rebuild the model. Caller's thread, between steps.
      *
-     * @param scopedName model::link::sensor (or model::sensor when that is unique)
-     * @param width      pixels, at least 1
-     * @param height     pixels, at least 1
-     * @return a new renderer
+     * @return the physics model now
      */
-    public RayCastCamera camera(String scopedName, int width, int height) {
-        VisualScene.CameraMount m = scene().camera(world.name(), scopedName);
-        return new RayCastCamera(this, scene(), m, width, height);
-    }
-
-    /** @return the physics model now (it changes when levels rebuild it) */
-    PhysicsModel physicsModel() {
+    public PhysicsModel physicsModel() {
         return compiled.model();
     }
 
-    /** @return the physics state now (replaced when levels rebuild the model) */
-    PhysicsState physicsState() {
+    /**
+     * For sensors ({@code robot/}): the physics state now. Read it, do not modify or keep it: it
+     * is replaced when levels rebuild the model. Caller's thread, between steps.
+     *
+     * @return the physics state now
+     */
+    public PhysicsState physicsState() {
         return state;
     }
 

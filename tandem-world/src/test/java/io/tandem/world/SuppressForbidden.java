@@ -8,5 +8,5 @@ import java.lang.annotation.Target;
 /** Tests allowed a forbidden API (per-thread allocation counters in com.sun.management, a measurement's console). */
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.TYPE, ElementType.METHOD})
-@interface SuppressForbidden {
+public @interface SuppressForbidden {
 }

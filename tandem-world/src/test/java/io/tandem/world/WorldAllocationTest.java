@@ -1,5 +1,7 @@
 package io.tandem.world;
 
+import io.tandem.world.robot.RayCastCamera;
+import io.tandem.world.robot.SkidSteerDrive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -80,7 +82,7 @@ class WorldAllocationTest {
     @SuppressForbidden
     private static long[] relayStretches() {
         com.sun.management.ThreadMXBean mx = threads();
-        try (WorldRunner r = new WorldRunner(DistributedWorldTest.example("relay.sdf"), SOLVER, true)) {
+        try (WorldRunner r = new WorldRunner(GazeboWorlds.example("relay.sdf"), SOLVER, true)) {
             ChangeCounter counter = new ChangeCounter();
             r.addListener(counter);
             int roverA = r.modelHandle("rover_a");
@@ -128,7 +130,7 @@ class WorldAllocationTest {
                 wheels[2 + i] = r.jointHandle(HuskyWorld.RIGHT[i]);
             }
             int husky = r.modelHandle("husky");
-            RayCastCamera camera = r.camera(HuskyWorld.CAMERA, 32, 24);
+            RayCastCamera camera = RayCastCamera.of(r, HuskyWorld.CAMERA, 32, 24);
             byte[] image = camera.newImage();
             double[] pose = new double[WorldRunner.POSE_VALUES];
             double[] sum = new double[1];
@@ -166,7 +168,7 @@ class WorldAllocationTest {
     void modelPose_arrayReaders_bitwiseEqualToPoseRecords() {
         // relay with levels (models come and go; static, dynamic, multi-link, jointed) and the
         // Husky (inertial offsets, joints, driven): every model, every few steps
-        try (WorldRunner relay = new WorldRunner(DistributedWorldTest.example("relay.sdf"), SOLVER, true);
+        try (WorldRunner relay = new WorldRunner(GazeboWorlds.example("relay.sdf"), SOLVER, true);
              WorldRunner husky = new WorldRunner(HuskyWorld.load(), SolverSettings.subAdmm(30), false)) {
             SkidSteerDrive drive = HuskyWorld.drive(husky);
             drive.setTwist(0.5, 0.4);
@@ -245,7 +247,7 @@ class WorldAllocationTest {
     @Test
     void levelUpdate_positionReaderAndFunction_sameChanges() {
         // the allocation-free form and the function form decide alike, step by step
-        World w = DistributedWorldTest.example("relay.sdf");
+        World w = GazeboWorlds.example("relay.sdf");
         LevelManager a = new LevelManager(w, true);
         LevelManager b = new LevelManager(w, true);
         List<String> logA = new ArrayList<>();

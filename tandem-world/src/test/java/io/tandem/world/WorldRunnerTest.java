@@ -1,5 +1,6 @@
 package io.tandem.world;
 
+import io.tandem.world.sdf.SdfLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -8,8 +8,8 @@ import io.tandem.cle.device.JointVelocityCommand;
 import io.tandem.cle.device.ModelPose;
 import io.tandem.cle.device.TwistCommand;
 import io.tandem.physics.SolverSettings;
-import io.tandem.world.RayCastCamera;
-import io.tandem.world.SkidSteerDrive;
+import io.tandem.world.robot.RayCastCamera;
+import io.tandem.world.robot.SkidSteerDrive;
 import io.tandem.world.World;
 import io.tandem.world.WorldRunner;
 import java.util.ArrayList;
@@ -150,7 +150,7 @@ public final class WorldEngine implements Engine {
 
     private Device create(String deviceName, Class<?> type) {
         if (type == CameraImage.class) {
-            RayCastCamera cam = runner.camera(deviceName);
+            RayCastCamera cam = RayCastCamera.of(runner, deviceName);
             CameraImage c = new CameraImage(deviceName, name, cam.width(), cam.height());
             cameras.add(c);
             renderers.add(cam);
@@ -291,7 +291,7 @@ public final class WorldEngine implements Engine {
         runner.close();
         runner = newRunner();
         for (int i = 0; i < cameras.size(); i++) {
-            renderers.set(i, runner.camera(cameras.get(i).name()));
+            renderers.set(i, RayCastCamera.of(runner, cameras.get(i).name()));
         }
         int k = 0;
         for (TwistCommand t : twists) {

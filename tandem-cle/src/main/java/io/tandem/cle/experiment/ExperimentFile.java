@@ -293,7 +293,7 @@ public record ExperimentFile(Path source, String name, String description, Map<S
 
     /**
      * The robot's skid-steer drive: a twist command becomes wheel speeds (see
-     * {@code io.tandem.world.SkidSteerDrive}).
+     * {@code io.tandem.world.robot.SkidSteerDrive}).
      *
      * @param leftWheels  the left wheels' scoped joints
      * @param rightWheels the right wheels' scoped joints

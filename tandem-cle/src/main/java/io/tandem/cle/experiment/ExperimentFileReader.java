@@ -12,7 +12,7 @@ import io.tandem.cle.internal.json.JsonValue.JsonObject;
 import io.tandem.cle.internal.json.JsonValue.JsonString;
 import io.tandem.cle.internal.json.JsonValue.Member;
 import io.tandem.cle.internal.json.YamlParser;
-import io.tandem.world.SdfLoader;
+import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import java.io.IOException;

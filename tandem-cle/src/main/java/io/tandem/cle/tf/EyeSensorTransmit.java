@@ -6,7 +6,6 @@ import io.tandem.cle.TransferFunctions;
 import io.tandem.cle.device.CameraImage;
 import io.tandem.cle.device.DeviceBinder;
 import io.tandem.cle.device.PoissonSource;
-import io.tandem.world.RedDetector;
 import java.util.Map;
 
 /**

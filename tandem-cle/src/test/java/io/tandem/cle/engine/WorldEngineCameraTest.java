@@ -3,7 +3,7 @@ package io.tandem.cle.engine;
 import io.tandem.cle.device.CameraImage;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.world.SdfLoader;
+import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

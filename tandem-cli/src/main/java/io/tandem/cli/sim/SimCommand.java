@@ -3,7 +3,7 @@ package io.tandem.cli.sim;
 import io.tandem.physics.SolverKind;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.PoseRecorder;
-import io.tandem.world.SdfLoader;
+import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.WorldRunner;
@@ -155,7 +155,7 @@ public final class SimCommand implements Callable<Integer> {
         } else {
             if (name != null) {
                 throw new ParameterException(spec.commandLine(), "--name names a secondary; the primary is always '"
-                        + io.tandem.world.DistributedPrimary.NAME + "'");
+                        + io.tandem.world.distributed.DistributedPrimary.NAME + "'");
             }
             int local = localSecondaries == null ? 0 : localSecondaries;
             int total = networkSecondaries == null ? local : networkSecondaries;

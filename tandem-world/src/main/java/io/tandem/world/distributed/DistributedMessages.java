@@ -1,0 +1,410 @@
+package io.tandem.world.distributed;
+
+import io.tandem.physics.ContactWarmStart;
+import io.tandem.world.ModelState;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/*
+ * Implementation notes.
+ *
+ * The messages of a distributed world (the Gazebo protocol, shared/specs/gazebo.md 1.3-1.6, with
+ * what it lacked), as records with an explicit little-endian binary codec (no Java serialization):
+ *   hello     secondary -> primary (topic announce): its name and the world it loaded (name and a
+ *             digest of the file), so a secondary that loaded another world is refused;
+ *   step      primary -> every secondary: iteration, sim time, step size, paused, whether to report
+ *             every dynamic model or only the performers' models (Gazebo's acks carry only the
+ *             performers' models; the level manager needs no more), the secondaries
+ *             of the run (a secondary not named is refused: Gazebo counted a late joiner's ack),
+ *             the affinity changes effective this iteration, the performers whose owner must
+ *             report their full state in this iteration's ack (a handover in two steps: the state
+ *             is taken after iteration k on the old owner and applied before iteration k + 1 on the
+ *             new one, so no secondary waits for another), the handed-over states, and the models
+ *             that became runtime performers in this iteration (every secondary registers them; the
+ *             owner is named by the affinity changes);
+ *   step_ack  secondary -> primary: its name and the iteration it answers (Gazebo's ack carries
+ *             neither, so it can only count acks), how long its step took, the state of every dynamic model it simulates,
+ *             and the full state (contact warm starts too) of the performers it was asked to release;
+ *   stop      primary -> every secondary: the run ended (finished, or a failure named in reason);
+ *   refuse    primary -> one secondary: it cannot join (named reason);
+ *   control   anyone -> primary (topic control): pause, resume, step N iterations, or make a
+ *             model a performer (Gazebo's level/set_performer).
+ * Frame: magic "TWD" + version byte + kind byte, then the body. A different version is refused
+ * with a message naming both versions; a truncated or inconsistent frame is refused too.
+ */
+
+/** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
+final class DistributedMessages {
+    static final int VERSION = 5;
+    /** a contact warm start on the wire: two (body id, shape) pairs, the feature, three impulses */
+    private static final int CONTACT_BYTES = 2 * (8 + 4) + 4 + 3 * 8;
+    private static final byte KIND_HELLO = 1;
+    private static final byte KIND_STEP = 2;
+    private static final byte KIND_ACK = 3;
+    private static final byte KIND_STOP = 4;
+    private static final byte KIND_REFUSE = 5;
+    private static final byte KIND_CONTROL = 6;
+    private static final int MAX_COUNT = 1 << 24;
+
+    private DistributedMessages() {
+    }
+
+    /** Every message. */
+    sealed interface Message permits Hello, Step, Ack, Stop, Refuse, Control {
+    }
+
+    /** A performer moving to another secondary: the levels it was in and its models' full state. */
+    record Handover(String performer, List<String> levels, List<ModelState> models) {
+        Handover {
+            levels = List.copyOf(levels);
+            models = List.copyOf(models);
+        }
+    }
+
+    /** secondary -> primary, on connecting. */
+    record Hello(String secondary, String world, String worldDigest) implements Message {
+    }
+
+    /** primary -> secondaries, once per iteration. */
+    record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, boolean allStates, List<String> secondaries,
+                List<Affinities.Change> affinity, List<String> release, List<Handover> handovers, List<String> runtimePerformers)
+            implements Message {
+        Step {
+            secondaries = List.copyOf(secondaries);
+            affinity = List.copyOf(affinity);
+            release = List.copyOf(release);
+            handovers = List.copyOf(handovers);
+            runtimePerformers = List.copyOf(runtimePerformers);
+        }
+    }
+
+    /**
+     * secondary -> primary, once per iteration: stepNs, how long its step took (for the overhead
+     * figure); models, the world indices of the dynamic models it simulates, and values, their
+     * body states one after the other (13 per link, as in {@link ModelState}): one block, not an
+     * object per model (a secondary of a heavy world reports thousands); released, the full state
+     * of the performers it was asked to release.
+     */
+    record Ack(String secondary, long iteration, long stepNs, int[] models, double[] values, List<Handover> released)
+            implements Message {
+        Ack {
+            released = List.copyOf(released);
+        }
+    }
+
+    /** primary -> secondaries: the run ended; failed says whether with an error. */
+    record Stop(long iteration, boolean failed, String reason) implements Message {
+    }
+
+    /** primary -> one secondary: not admitted. */
+    record Refuse(String secondary, String reason) implements Message {
+    }
+
+    /** Commands to the primary. */
+    enum Command { PAUSE, RESUME, STEP, SET_PERFORMER }
+
+    /**
+     * anyone -> primary: pause, resume, (while paused) step count iterations, or make model a
+     * runtime performer; count and model are only read by the commands that use them.
+     */
+    record Control(Command command, long count, String model) implements Message {
+        Control(Command command, long count) {
+            this(command, count, "");
+        }
+    }
+
+    static byte[] encode(Message m) {
+        // java 17: no pattern switch; the sealed interface keeps this list complete
+        if (m instanceof Hello h) {
+            Writer w = new Writer(KIND_HELLO);
+            w.putString(h.secondary());
+            w.putString(h.world());
+            w.putString(h.worldDigest());
+            return w.bytes();
+        }
+        if (m instanceof Step s) {
+            Writer w = new Writer(KIND_STEP);
+            w.putLong(s.iteration());
+            w.putLong(s.simTimeNs());
+            w.putLong(s.stepSizeNs());
+            w.putByte((s.paused() ? 1 : 0) | (s.allStates() ? 2 : 0));
+            w.putStrings(s.secondaries());
+            w.putInt(s.affinity().size());
+            for (Affinities.Change c : s.affinity()) {
+                w.putString(c.performer());
+                w.putString(c.from() == null ? "" : c.from());
+                w.putString(c.to());
+            }
+            w.putStrings(s.release());
+            w.putHandovers(s.handovers());
+            w.putStrings(s.runtimePerformers());
+            return w.bytes();
+        }
+        if (m instanceof Ack a) {
+            Writer w = new Writer(KIND_ACK);
+            w.putString(a.secondary());
+            w.putLong(a.iteration());
+            w.putLong(a.stepNs());
+            w.putInts(a.models());
+            w.putDoubles(a.values());
+            w.putHandovers(a.released());
+            return w.bytes();
+        }
+        if (m instanceof Stop s) {
+            Writer w = new Writer(KIND_STOP);
+            w.putLong(s.iteration());
+            w.putByte(s.failed() ? 1 : 0);
+            w.putString(s.reason());
+            return w.bytes();
+        }
+        if (m instanceof Refuse r) {
+            Writer w = new Writer(KIND_REFUSE);
+            w.putString(r.secondary());
+            w.putString(r.reason());
+            return w.bytes();
+        }
+        Control c = (Control) m;
+        Writer w = new Writer(KIND_CONTROL);
+        w.putByte(c.command().ordinal());
+        w.putLong(c.count());
+        w.putString(c.model());
+        return w.bytes();
+    }
+
+    /**
+     * @param frame an encoded message
+     * @return the message
+     * @throws IllegalArgumentException for a frame of another protocol version, a truncated or a
+     *                                  corrupt one, naming what is wrong
+     */
+    static Message decode(byte[] frame) {
+        if (frame.length < 5 || frame[0] != 'T' || frame[1] != 'W' || frame[2] != 'D') {
+            throw new IllegalArgumentException("not a Tandem distributed-world message (" + frame.length + " bytes)");
+        }
+        if (frame[3] != VERSION) {
+            throw new IllegalArgumentException("distributed-world protocol version " + frame[3] + " from the peer, this"
+                    + " process speaks version " + VERSION + ": run the same Tandem version on every machine");
+        }
+        ByteBuffer b = ByteBuffer.wrap(frame, 5, frame.length - 5).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            Message m = switch (frame[4]) {
+                case KIND_HELLO -> new Hello(string(b), string(b), string(b));
+                case KIND_STEP -> step(b);
+                case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), ints(b), doubles(b), handovers(b));
+                case KIND_STOP -> new Stop(b.getLong(), b.get() != 0, string(b));
+                case KIND_REFUSE -> new Refuse(string(b), string(b));
+                case KIND_CONTROL -> {
+                    int c = b.get();
+                    if (c < 0 || c >= Command.values().length) {
+                        throw new IllegalArgumentException("unknown control command " + c);
+                    }
+                    yield new Control(Command.values()[c], b.getLong(), string(b));
+                }
+                default -> throw new IllegalArgumentException("unknown distributed-world message kind " + frame[4]);
+            };
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the message");
+            }
+            return m;
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("truncated distributed-world message (" + frame.length + " bytes)", e);
+        }
+    }
+
+    private static Step step(ByteBuffer b) {
+        long it = b.getLong();
+        long t = b.getLong();
+        long dt = b.getLong();
+        int flags = b.get();
+        boolean paused = (flags & 1) != 0;
+        boolean allStates = (flags & 2) != 0;
+        List<String> secondaries = strings(b);
+        int n = count(b);
+        List<Affinities.Change> aff = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String p = string(b);
+            String from = string(b);
+            aff.add(new Affinities.Change(p, from.isEmpty() ? null : from, string(b)));
+        }
+        List<String> release = strings(b);
+        List<Handover> handovers = handovers(b);
+        return new Step(it, t, dt, paused, allStates, secondaries, aff, release, handovers, strings(b));
+    }
+
+    private static int count(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > MAX_COUNT || n > b.remaining()) {
+            throw new IllegalArgumentException("bad element count " + n + ": a truncated or corrupt distributed-world message");
+        }
+        return n;
+    }
+
+    private static String string(ByteBuffer b) {
+        int n = count(b);
+        byte[] s = new byte[n];
+        b.get(s);
+        return new String(s, StandardCharsets.UTF_8);
+    }
+
+    private static List<String> strings(ByteBuffer b) {
+        int n = count(b);
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(string(b));
+        }
+        return out;
+    }
+
+    private static List<ModelState> states(ByteBuffer b) {
+        int n = count(b);
+        List<ModelState> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String model = string(b);
+            double[] links = doubles(b);
+            double[] joints = doubles(b);
+            double[] motors = doubles(b);
+            if (links.length % ModelState.LINK_VALUES != 0) {
+                throw new IllegalArgumentException("model '" + model + "': " + links.length + " link values, not a multiple of 13");
+            }
+            if (motors.length % 2 != 0) {
+                throw new IllegalArgumentException("model '" + model + "': " + motors.length + " motor values, not a multiple of 2");
+            }
+            int k = count(b);
+            List<ContactWarmStart> contacts = new ArrayList<>(k);
+            for (int c = 0; c < k; c++) {
+                contacts.add(new ContactWarmStart(b.getLong(), b.getInt(), b.getLong(), b.getInt(), b.getInt(), b.getDouble(),
+                        b.getDouble(), b.getDouble()));
+            }
+            out.add(new ModelState(model, links, joints, motors, contacts));
+        }
+        return out;
+    }
+
+    private static List<Handover> handovers(ByteBuffer b) {
+        int n = count(b);
+        List<Handover> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(new Handover(string(b), strings(b), states(b)));
+        }
+        return out;
+    }
+
+    private static int[] ints(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining() / 4) {
+            throw new IllegalArgumentException("bad index count " + n + ": a truncated or corrupt distributed-world message");
+        }
+        int[] v = new int[n];
+        b.asIntBuffer().get(v);
+        b.position(b.position() + 4 * n);
+        return v;
+    }
+
+    private static double[] doubles(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining() / 8) {
+            throw new IllegalArgumentException("bad value count " + n + ": a truncated or corrupt distributed-world message");
+        }
+        double[] d = new double[n];
+        b.asDoubleBuffer().get(d);
+        b.position(b.position() + 8 * n);
+        return d;
+    }
+
+    /** A growing little-endian buffer. */
+    private static final class Writer {
+        ByteBuffer buf = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+
+        Writer(byte kind) {
+            buf.put((byte) 'T').put((byte) 'W').put((byte) 'D').put((byte) VERSION).put(kind);
+        }
+
+        void ensure(int n) {
+            if (buf.remaining() < n) {
+                ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n))
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                buf.flip();
+                bigger.put(buf);
+                buf = bigger;
+            }
+        }
+
+        void putByte(int v) {
+            ensure(1);
+            buf.put((byte) v);
+        }
+
+        void putInt(int v) {
+            ensure(4);
+            buf.putInt(v);
+        }
+
+        void putLong(long v) {
+            ensure(8);
+            buf.putLong(v);
+        }
+
+        void putString(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            ensure(4 + b.length);
+            buf.putInt(b.length).put(b);
+        }
+
+        void putStrings(List<String> s) {
+            putInt(s.size());
+            for (String x : s) {
+                putString(x);
+            }
+        }
+
+        void putInts(int[] v) {
+            ensure(4 + 4 * v.length);
+            buf.putInt(v.length);
+            buf.asIntBuffer().put(v);
+            buf.position(buf.position() + 4 * v.length);
+        }
+
+        void putDoubles(double[] d) {
+            ensure(4 + 8 * d.length);
+            buf.putInt(d.length);
+            buf.asDoubleBuffer().put(d);
+            buf.position(buf.position() + 8 * d.length);
+        }
+
+        void putStates(List<ModelState> states) {
+            putInt(states.size());
+            for (ModelState s : states) {
+                putString(s.model());
+                putDoubles(s.links());
+                putDoubles(s.jointImpulses());
+                putDoubles(s.motors());
+                putInt(s.contacts().size());
+                ensure(s.contacts().size() * CONTACT_BYTES);
+                for (ContactWarmStart c : s.contacts()) {
+                    buf.putLong(c.bodyA()).putInt(c.shapeA()).putLong(c.bodyB()).putInt(c.shapeB()).putInt(c.feature())
+                            .putDouble(c.normal()).putDouble(c.tangent1()).putDouble(c.tangent2());
+                }
+            }
+        }
+
+        void putHandovers(List<Handover> hs) {
+            putInt(hs.size());
+            for (Handover h : hs) {
+                putString(h.performer());
+                putStrings(h.levels());
+                putStates(h.models());
+            }
+        }
+
+        byte[] bytes() {
+            byte[] out = new byte[buf.position()];
+            buf.flip();
+            buf.get(out);
+            return out;
+        }
+    }
+}

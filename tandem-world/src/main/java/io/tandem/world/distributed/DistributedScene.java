@@ -1,0 +1,108 @@
+package io.tandem.world.distributed;
+
+import io.tandem.world.internal.PoseMath;
+import io.tandem.world.ModelState;
+import io.tandem.world.Pose;
+import io.tandem.world.World;
+import io.tandem.world.WorldRunner;
+import io.tandem.world.WorldView;
+import io.tandem.world.internal.PhysicsCompiler;
+import io.tandem.physics.PhysicsState;
+import io.tandem.physics.SolverSettings;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The primary's copy of the world's state: every model's body states (13 values per link, as in
+ * {@link ModelState}), from the world file at first (the same numbers a
+ * standalone run starts from: the whole world is compiled once, bodies at their file poses) and
+ * then from the secondaries' acks. Poses come from {@link WorldRunner#modelPoseOf}, so they are
+ * bitwise the standalone runner's for the same state. Not thread-safe; allocates on updates.
+ */
+final class DistributedScene {
+    private final Map<String, double[]> links = new HashMap<>();
+    private final Map<String, Pose[]> bodyInLink = new HashMap<>();
+    private final Map<String, Pose> firstLinkInModel = new HashMap<>();
+    private final List<String> names;
+    /** per world model index: its links' values (the arrays of the map above) */
+    private final double[][] byIndex;
+
+    DistributedScene(World world) {
+        List<String> all = world.models().stream().map(World.Model::name).toList();
+        names = all;
+        byIndex = new double[all.size()][];
+        PhysicsCompiler.Compiled c = PhysicsCompiler.compile(world, all, SolverSettings.subAdmm(1));
+        PhysicsState s = c.model().newState();
+        Map<String, PhysicsCompiler.BodyRef> refs = new HashMap<>();
+        for (PhysicsCompiler.BodyRef r : c.bodies()) {
+            refs.put(PhysicsCompiler.Compiled.key(r.model(), r.link()), r);
+        }
+        for (int mi = 0; mi < world.models().size(); mi++) {
+            World.Model m = world.models().get(mi);
+            double[] v = new double[ModelState.LINK_VALUES * m.links().size()];
+            Pose[] bil = new Pose[m.links().size()];
+            for (int li = 0; li < m.links().size(); li++) {
+                PhysicsCompiler.BodyRef r = refs.get(PhysicsCompiler.Compiled.key(m.name(), m.links().get(li).name()));
+                int n = r.body();
+                int o = ModelState.LINK_VALUES * li;
+                System.arraycopy(s.pos, 3 * n, v, o, 3);
+                System.arraycopy(s.quat, 4 * n, v, o + 3, 4);
+                bil[li] = r.bodyInLink();
+            }
+            links.put(m.name(), v);
+            byIndex[mi] = v;
+            bodyInLink.put(m.name(), bil);
+            if (!m.links().isEmpty()) {
+                firstLinkInModel.put(m.name(), m.pose().inverse().compose(m.links().get(0).pose()));
+            }
+        }
+    }
+
+    /**
+     * Takes the states of an ack's block; a model already taken this iteration (another
+     * secondary reported it first) is skipped.
+     *
+     * @param taken per world model index: taken this iteration; updated
+     * @throws IllegalArgumentException for an index or a size that does not fit this world
+     */
+    void apply(int[] models, double[] values, boolean[] taken, String from) {
+        int o = 0;
+        for (int mi : models) {
+            if (mi < 0 || mi >= names.size()) {
+                throw new IllegalArgumentException("secondary '" + from + "' reported model index " + mi + ", which this world"
+                        + " does not have: every process must load the same world");
+            }
+            double[] v = byIndex[mi];
+            if (o + v.length > values.length) {
+                throw new IllegalArgumentException("secondary '" + from + "' reported " + values.length + " state values, too"
+                        + " few for its models: every process must load the same world");
+            }
+            if (!taken[mi]) {
+                taken[mi] = true;
+                System.arraycopy(values, o, v, 0, v.length);
+            }
+            o += v.length;
+        }
+        if (o != values.length) {
+            throw new IllegalArgumentException("secondary '" + from + "' reported " + values.length + " state values for "
+                    + o + ": every process must load the same world");
+        }
+    }
+
+    /** @return a model's pose (see {@link WorldView#modelPose}), or null for an unknown or link-less model */
+    Pose modelPose(String model) {
+        Pose first = firstLinkInModel.get(model);
+        if (first == null) {
+            return null;
+        }
+        double[] v = links.get(model);
+        return PoseMath.modelPose(v, 0, v, 3, bodyInLink.get(model)[0], first);
+    }
+
+    /** @return a model's position (m, world frame), for the level manager */
+    double[] position(String model) {
+        Pose p = modelPose(model);
+        return p == null ? null : new double[] {p.x(), p.y(), p.z()};
+    }
+}

@@ -1,0 +1,285 @@
+package io.tandem.world.internal;
+
+import io.tandem.world.Geometry;
+import io.tandem.world.Pose;
+import io.tandem.world.World;
+import io.tandem.world.WorldFormatException;
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.SolverSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/*
+ * Implementation notes.
+ *
+ * One physics body per link of a loaded model, in the world's model order and each model's link
+ * order. Every body's global id (PhysicsModel.BodyBuilder.id) is its link's index in the whole
+ * world (model order, then link order, counting unloaded models too), and every joint's id its
+ * index among all the world's joints: the same link has the same id in every compiled subset, so
+ * the engine's canonical order and the contact warm-start keys are the same in a standalone run,
+ * after any level change, and on a secondary that holds only some models (subset equivalence,
+ * PhysicsEngine).
+ *
+ * The engine's body frame is the centre of mass on principal axes. A link's frame differs: the
+ * body sits at link (x) inertial pose (x) principal rotation; the principal axes come from a
+ * Jacobi eigen-decomposition of SDF's inertia tensor. Collision poses are re-expressed in that
+ * body frame. Bodies are always built at the world file's initial poses, so joint references
+ * (limits, springs: relative to the initial configuration) are the file's zero configuration;
+ * the runner then writes current states over them.
+ *
+ * Joints: child = side A, parent = side B (or the world). Joint damping becomes a pure damper
+ * (spring of stiffness 0). A model with joints is one SubADMM subsystem (its joints are then
+ * solved exactly inside it). Friction of a body: its first collision's mu (the engine keeps one
+ * coefficient per body). A joint with a velocity motor (World.Joint.motor) gets an engine motor with the
+ * effort as its force bound and target speed 0 (WorldRunner.setJointVelocity changes it).
+ */
+
+/** Builds the {@link PhysicsModel} of a set of loaded models. Build-time only; allocates. */
+public final class PhysicsCompiler {
+    /** Where a link's body lives in the compiled model. */
+    public record BodyRef(String model, String link, int body, Pose bodyInLink) {
+    }
+
+    /** The compiled model and the map from links and joints to its indices. */
+    public record Compiled(PhysicsModel model, List<BodyRef> bodies, Map<String, Integer> joints) {
+        /** @return key of a link: model::link */
+        public static String key(String model, String name) {
+            return model + "\u0000" + name;
+        }
+    }
+
+    private PhysicsCompiler() {
+    }
+
+    public static Compiled compile(World world, List<String> loadedModels, SolverSettings solver) {
+        PhysicsModel.Builder b = PhysicsModel.builder()
+                .timeStep(world.stepSizeNs() / 1e9)
+                .gravity(world.gravityX(), world.gravityY(), world.gravityZ())
+                .solver(solver);
+        List<BodyRef> bodies = new ArrayList<>();
+        Map<String, Integer> bodyOfLink = new LinkedHashMap<>();
+        Map<String, Integer> joints = new LinkedHashMap<>();
+        int group = 0;
+        // global ids: a link's and a joint's index in the whole world, loaded or not
+        long linkId = 0;
+        long jointId = 0;
+        for (World.Model m : world.models()) {
+            if (!loadedModels.contains(m.name())) {
+                linkId += m.links().size();
+                jointId += m.joints().size();
+                continue;
+            }
+            boolean grouped = !m.isStatic() && !m.joints().isEmpty();
+            for (World.Link l : m.links()) {
+                Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : principalFrame(l.inertial());
+                Pose bodyPose = l.pose().compose(bodyInLink);
+                String name = m.name() + "::" + l.name();
+                PhysicsModel.BodyBuilder body = b.body(name)
+                        .id(linkId++)
+                        .position(bodyPose.x(), bodyPose.y(), bodyPose.z())
+                        .orientation(bodyPose.qw(), bodyPose.qx(), bodyPose.qy(), bodyPose.qz());
+                if (m.isStatic()) {
+                    body.makeStatic();
+                } else {
+                    double[] d = principalMoments(l.inertial());
+                    body.mass(l.inertial().mass(), d[0], d[1], d[2]);
+                    if (grouped) {
+                        body.subsystem(group);
+                    }
+                }
+                Pose linkInBody = bodyInLink.inverse();
+                boolean frictionSet = false;
+                for (World.Collision c : l.collisions()) {
+                    if (c.geometry() instanceof Geometry.Plane && !m.isStatic()) {
+                        throw new WorldFormatException(world.source() + ":" + l.line() + ": link '" + l.name() + "' of model '"
+                                + m.name() + "' has a plane collision but is not static; a plane is infinite: make the model static");
+                    }
+                    Pose local = linkInBody.compose(c.pose());
+                    addShape(body, c.geometry(), local);
+                    if (!frictionSet) {
+                        body.friction(c.friction());
+                        frictionSet = true;
+                    }
+                }
+                bodyOfLink.put(Compiled.key(m.name(), l.name()), bodies.size());
+                bodies.add(new BodyRef(m.name(), l.name(), body.add(), bodyInLink));
+            }
+            if (grouped) {
+                group++;
+            }
+            for (World.Joint j : m.joints()) {
+                long id = jointId++;
+                Integer a = bodyOfLink.get(Compiled.key(m.name(), j.child()));
+                Integer p = j.parent().equals("world") ? Integer.valueOf(-1) : bodyOfLink.get(Compiled.key(m.name(), j.parent()));
+                if (a == null || p == null || m.isStatic()) {
+                    continue;
+                }
+                Pose jp = j.pose();
+                PhysicsModel.JointBuilder jb = switch (j.kind()) {
+                    case REVOLUTE, CONTINUOUS -> b.revoluteJoint(a, p, jp.x(), jp.y(), jp.z(), j.axisX(), j.axisY(), j.axisZ());
+                    case PRISMATIC -> b.prismaticJoint(a, p, jp.x(), jp.y(), jp.z(), j.axisX(), j.axisY(), j.axisZ());
+                    case BALL -> b.ballJoint(a, p, jp.x(), jp.y(), jp.z());
+                    case FIXED -> b.fixedJoint(a, p, jp.x(), jp.y(), jp.z());
+                };
+                if ((j.kind() == World.JointKind.REVOLUTE || j.kind() == World.JointKind.PRISMATIC)
+                        && (j.lower() > Double.NEGATIVE_INFINITY || j.upper() < Double.POSITIVE_INFINITY)) {
+                    jb.limits(j.lower(), j.upper());
+                }
+                if (j.damping() > 0 && j.kind() != World.JointKind.BALL && j.kind() != World.JointKind.FIXED) {
+                    jb.spring(0, j.damping());
+                }
+                if (j.motor()) {
+                    // a velocity motor bounded by the limit's effort; the runner commands its speed
+                    jb.motor(0, j.effort());
+                }
+                joints.put(Compiled.key(m.name(), j.name()), jb.id(id).add());
+            }
+        }
+        return new Compiled(b.build(), bodies, joints);
+    }
+
+    private static void addShape(PhysicsModel.BodyBuilder body, Geometry g, Pose local) {
+        Pose at = local;
+        if (g instanceof Geometry.Box x) {
+            body.box(x.sizeX() / 2, x.sizeY() / 2, x.sizeZ() / 2);
+        } else if (g instanceof Geometry.Sphere sp) {
+            body.sphere(sp.radius());
+        } else if (g instanceof Geometry.Cylinder c) {
+            body.cylinder(c.radius(), c.length() / 2);
+        } else if (g instanceof Geometry.Capsule c) {
+            body.capsule(c.radius(), c.length() / 2);
+        } else if (g instanceof Geometry.Plane p) {
+            body.plane();
+            at = local.compose(zTo(p.nx(), p.ny(), p.nz()));
+        }
+        body.at(at.x(), at.y(), at.z(), at.qw(), at.qx(), at.qy(), at.qz());
+    }
+
+    /** The rotation taking +z to the unit vector n. */
+    public static Pose zTo(double nx, double ny, double nz) {
+        // half-way quaternion between z and n: (1 + z.n, z x n), normalized
+        double w = 1 + nz;
+        if (w < 1e-9) {
+            return new Pose(0, 0, 0, 0, 1, 0, 0);
+        }
+        return new Pose(0, 0, 0, w, -ny, nx, 0);
+    }
+
+    /** The centre of mass on principal axes, in the link frame. */
+    public static Pose principalFrame(World.Inertial in) {
+        double[][] v = eigenvectors(in);
+        // rotation matrix with the eigenvectors as columns, as a quaternion
+        return in.pose().compose(fromMatrix(v));
+    }
+
+    public static double[] principalMoments(World.Inertial in) {
+        double[][] a = tensor(in);
+        double[][] v = new double[3][3];
+        jacobi(a, v);
+        return new double[] {positive(a[0][0]), positive(a[1][1]), positive(a[2][2])};
+    }
+
+    private static double positive(double d) {
+        return Math.max(d, 1e-12);
+    }
+
+    private static double[][] tensor(World.Inertial in) {
+        return new double[][] {{in.ixx(), in.ixy(), in.ixz()}, {in.ixy(), in.iyy(), in.iyz()}, {in.ixz(), in.iyz(), in.izz()}};
+    }
+
+    private static double[][] eigenvectors(World.Inertial in) {
+        double[][] a = tensor(in);
+        double[][] v = new double[3][3];
+        jacobi(a, v);
+        // right-handed
+        double det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) - v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0])
+                + v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
+        if (det < 0) {
+            for (int r = 0; r < 3; r++) {
+                v[r][2] = -v[r][2];
+            }
+        }
+        return v;
+    }
+
+    /** Cyclic Jacobi: a becomes diagonal (eigenvalues), v holds the eigenvectors as columns. */
+    private static void jacobi(double[][] a, double[][] v) {
+        for (int i = 0; i < 3; i++) {
+            v[i][i] = 1;
+        }
+        for (int sweep = 0; sweep < 50; sweep++) {
+            double off = Math.abs(a[0][1]) + Math.abs(a[0][2]) + Math.abs(a[1][2]);
+            if (off < 1e-15 * (Math.abs(a[0][0]) + Math.abs(a[1][1]) + Math.abs(a[2][2]) + 1e-300)) {
+                return;
+            }
+            for (int p = 0; p < 2; p++) {
+                for (int q = p + 1; q < 3; q++) {
+                    if (a[p][q] == 0) {
+                        continue;
+                    }
+                    double theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+                    double t = Math.signum(theta) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                    if (theta == 0) {
+                        t = 1;
+                    }
+                    double c = 1 / Math.sqrt(t * t + 1);
+                    double s = t * c;
+                    for (int k = 0; k < 3; k++) {
+                        double akp = a[k][p];
+                        double akq = a[k][q];
+                        a[k][p] = c * akp - s * akq;
+                        a[k][q] = s * akp + c * akq;
+                    }
+                    for (int k = 0; k < 3; k++) {
+                        double apk = a[p][k];
+                        double aqk = a[q][k];
+                        a[p][k] = c * apk - s * aqk;
+                        a[q][k] = s * apk + c * aqk;
+                    }
+                    for (int k = 0; k < 3; k++) {
+                        double vkp = v[k][p];
+                        double vkq = v[k][q];
+                        v[k][p] = c * vkp - s * vkq;
+                        v[k][q] = s * vkp + c * vkq;
+                    }
+                }
+            }
+        }
+    }
+
+    private static Pose fromMatrix(double[][] m) {
+        double tr = m[0][0] + m[1][1] + m[2][2];
+        double w;
+        double x;
+        double y;
+        double z;
+        if (tr > 0) {
+            double s = Math.sqrt(tr + 1) * 2;
+            w = s / 4;
+            x = (m[2][1] - m[1][2]) / s;
+            y = (m[0][2] - m[2][0]) / s;
+            z = (m[1][0] - m[0][1]) / s;
+        } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+            double s = Math.sqrt(1 + m[0][0] - m[1][1] - m[2][2]) * 2;
+            w = (m[2][1] - m[1][2]) / s;
+            x = s / 4;
+            y = (m[0][1] + m[1][0]) / s;
+            z = (m[0][2] + m[2][0]) / s;
+        } else if (m[1][1] > m[2][2]) {
+            double s = Math.sqrt(1 + m[1][1] - m[0][0] - m[2][2]) * 2;
+            w = (m[0][2] - m[2][0]) / s;
+            x = (m[0][1] + m[1][0]) / s;
+            y = s / 4;
+            z = (m[1][2] + m[2][1]) / s;
+        } else {
+            double s = Math.sqrt(1 + m[2][2] - m[0][0] - m[1][1]) * 2;
+            w = (m[1][0] - m[0][1]) / s;
+            x = (m[0][2] + m[2][0]) / s;
+            y = (m[1][2] + m[2][1]) / s;
+            z = s / 4;
+        }
+        return new Pose(0, 0, 0, w, x, y, z);
+    }
+}

@@ -1,0 +1,159 @@
+package io.tandem.world.sdf;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.parsers.SAXParserFactory;
+import org.xml.sax.Attributes;
+import org.xml.sax.Locator;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+import org.xml.sax.helpers.DefaultHandler;
+
+/**
+ * A minimal XML element tree that keeps each element's line, read with SAX (external entities
+ * and DTDs off). Build-time only; allocates freely.
+ */
+final class XmlTree {
+    /** One element: name, attributes, trimmed text, children, line. */
+    static final class Element {
+        public final String name;
+        public final Map<String, String> attributes;
+        public final List<Element> children = new ArrayList<>();
+        public final int line;
+        final StringBuilder text = new StringBuilder();
+
+        Element(String name, Map<String, String> attributes, int line) {
+            this.name = name;
+            this.attributes = attributes;
+            this.line = line;
+        }
+
+        /** @return the trimmed text content */
+        public String text() {
+            return text.toString().trim();
+        }
+
+        /** @return the first child of that name, or null */
+        public Element child(String childName) {
+            for (Element e : children) {
+                if (e.name.equals(childName)) {
+                    return e;
+                }
+            }
+            return null;
+        }
+
+        /** @return every child of that name, in order */
+        public List<Element> children(String childName) {
+            List<Element> out = new ArrayList<>();
+            for (Element e : children) {
+                if (e.name.equals(childName)) {
+                    out.add(e);
+                }
+            }
+            return out;
+        }
+
+        /** @return the attribute, or null */
+        public String attribute(String key) {
+            return attributes.get(key);
+        }
+    }
+
+    private XmlTree() {
+    }
+
+    /**
+     * Parses a document.
+     *
+     * @throws SAXParseException with the line of a syntax error
+     */
+    static Element parse(InputStream in) throws IOException, SAXException {
+        String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        byte[] lenient = relaxComments(text).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        SAXParserFactory f = SAXParserFactory.newInstance();
+        try {
+            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            f.setFeature("http://xml.org/sax/features/external-general-entities", false);
+            f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+            Handler h = new Handler();
+            f.newSAXParser().parse(new java.io.ByteArrayInputStream(lenient), h);
+            return h.root;
+        } catch (ParserConfigurationException e) {
+            throw new IllegalStateException("no usable XML parser: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * XML forbids "--" inside comments; TinyXML2 (Gazebo's parser) accepts it and Gazebo's own
+     * worlds have it ("--levels"). Replaced by "==" inside comments, so lines and columns stay.
+     */
+    static String relaxComments(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int i = 0;
+        while (true) {
+            int start = text.indexOf("<!--", i);
+            if (start < 0) {
+                out.append(text, i, text.length());
+                return out.toString();
+            }
+            int end = text.indexOf("-->", start + 4);
+            if (end < 0) {
+                out.append(text, i, text.length());
+                return out.toString();
+            }
+            out.append(text, i, start + 4);
+            out.append(text.substring(start + 4, end).replace("--", "=="));
+            out.append("-->");
+            i = end + 3;
+        }
+    }
+
+    private static final class Handler extends DefaultHandler {
+        private Locator locator;
+        private final Deque<Element> stack = new ArrayDeque<>();
+        Element root;
+
+        @Override
+        public void setDocumentLocator(Locator l) {
+            locator = l;
+        }
+
+        @Override
+        public void startElement(String uri, String localName, String qName, Attributes atts) {
+            Map<String, String> a = atts.getLength() == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
+            for (int i = 0; i < atts.getLength(); i++) {
+                a.put(atts.getQName(i), atts.getValue(i));
+            }
+            Element e = new Element(qName, a, locator == null ? 0 : locator.getLineNumber());
+            if (stack.isEmpty()) {
+                root = e;
+            } else {
+                stack.peek().children.add(e);
+            }
+            stack.push(e);
+        }
+
+        @Override
+        public void endElement(String uri, String localName, String qName) {
+            stack.pop();
+        }
+
+        @Override
+        public void characters(char[] ch, int start, int length) {
+            if (!stack.isEmpty()) {
+                stack.peek().text.append(ch, start, length);
+            }
+        }
+    }
+}
