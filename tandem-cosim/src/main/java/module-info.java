@@ -4,6 +4,8 @@ module io.tandem.cosim {
 
     exports io.tandem.cosim;
     exports io.tandem.cosim.msg;
+    exports io.tandem.cosim.pubsub;
+    exports io.tandem.cosim.rpc;
     exports io.tandem.cosim.spi;
     exports io.tandem.cosim.process;
 

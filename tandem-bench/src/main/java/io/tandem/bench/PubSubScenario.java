@@ -1,9 +1,9 @@
 package io.tandem.bench;
 
-import io.tandem.cosim.DataMessageEvent;
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataMessageEvent;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -1,5 +1,9 @@
 package io.tandem.cosim;
 
+import io.tandem.cosim.pubsub.DataMessageEvent;
+import io.tandem.cosim.pubsub.DataMessageHandler;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,11 @@
 package io.tandem.cosim;
 
+import io.tandem.cosim.rpc.RpcCallEvent;
+import io.tandem.cosim.rpc.RpcCallResultEvent;
+import io.tandem.cosim.rpc.RpcCallStatus;
+import io.tandem.cosim.rpc.RpcClient;
+import io.tandem.cosim.rpc.RpcServer;
+import io.tandem.cosim.rpc.RpcSpec;
 import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

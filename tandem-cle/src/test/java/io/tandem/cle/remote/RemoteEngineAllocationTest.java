@@ -11,9 +11,9 @@ import io.tandem.cle.device.LeakyIntegrator;
 import io.tandem.cle.device.PoissonSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.neuro.BraitenbergBrain;
 import java.lang.management.ManagementFactory;

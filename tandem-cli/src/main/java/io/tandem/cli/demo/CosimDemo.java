@@ -1,12 +1,12 @@
 package io.tandem.cli.demo;
 
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
 import io.tandem.cosim.ParticipantStatus;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.SystemMonitor;
 import io.tandem.cosim.SystemState;

@@ -1,7 +1,7 @@
 package io.tandem.cli.demo;
 
-import io.tandem.cosim.DataMessageEvent;
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataMessageEvent;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.SystemMonitor;
 import io.tandem.cosim.TimeSyncService;

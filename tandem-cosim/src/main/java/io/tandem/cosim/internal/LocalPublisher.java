@@ -1,7 +1,7 @@
 package io.tandem.cosim.internal;
 
-import io.tandem.cosim.DataPublisher;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.msg.DataMessage;
 import java.util.Arrays;
 

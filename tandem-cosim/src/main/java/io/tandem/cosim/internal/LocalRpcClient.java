@@ -1,8 +1,8 @@
 package io.tandem.cosim.internal;
 
-import io.tandem.cosim.RpcCallResultHandler;
-import io.tandem.cosim.RpcClient;
-import io.tandem.cosim.RpcSpec;
+import io.tandem.cosim.rpc.RpcCallResultHandler;
+import io.tandem.cosim.rpc.RpcClient;
+import io.tandem.cosim.rpc.RpcSpec;
 import io.tandem.cosim.msg.RpcCall;
 import java.util.Arrays;
 

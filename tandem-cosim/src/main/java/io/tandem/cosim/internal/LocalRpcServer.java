@@ -1,9 +1,9 @@
 package io.tandem.cosim.internal;
 
-import io.tandem.cosim.RpcCallEvent;
-import io.tandem.cosim.RpcCallHandler;
-import io.tandem.cosim.RpcServer;
-import io.tandem.cosim.RpcSpec;
+import io.tandem.cosim.rpc.RpcCallEvent;
+import io.tandem.cosim.rpc.RpcCallHandler;
+import io.tandem.cosim.rpc.RpcServer;
+import io.tandem.cosim.rpc.RpcSpec;
 
 /** An RPC server of this participant. */
 final class LocalRpcServer implements RpcServer {

@@ -1,8 +1,8 @@
 package io.tandem.cosim.internal;
 
-import io.tandem.cosim.DataMessageHandler;
-import io.tandem.cosim.DataSubscriber;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.DataMessageHandler;
+import io.tandem.cosim.pubsub.DataSubscriber;
+import io.tandem.cosim.pubsub.PubSubSpec;
 
 /** A subscriber of this participant. */
 final class LocalSubscriber implements DataSubscriber {

@@ -2,12 +2,12 @@ package io.tandem.net.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.TimeSyncService;
 import java.io.IOException;

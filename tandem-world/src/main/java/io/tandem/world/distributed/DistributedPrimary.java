@@ -4,9 +4,9 @@ import io.tandem.world.LevelManager;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
 import io.tandem.world.WorldView;
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -162,8 +162,8 @@ public final class DistributedPrimary implements WorldView {
         participant.createDataSubscriber("announce", PubSubSpec.of(topic(world, "announce"), ""), e -> onFrame(e.data()));
         participant.createDataSubscriber("control", PubSubSpec.of(topic(world, "control"), ""), e -> onFrame(e.data()));
         // the same commands as a call, answered once queued (tandem world-control)
-        io.tandem.cosim.RpcServer[] server = new io.tandem.cosim.RpcServer[1];
-        server[0] = participant.createRpcServer("control", io.tandem.cosim.RpcSpec.of(topic(world, "control"), ""), call -> {
+        io.tandem.cosim.rpc.RpcServer[] server = new io.tandem.cosim.rpc.RpcServer[1];
+        server[0] = participant.createRpcServer("control", io.tandem.cosim.rpc.RpcSpec.of(topic(world, "control"), ""), call -> {
             String reply;
             try {
                 DistributedMessages.Message m = DistributedMessages.decode(call.argumentData());
@@ -195,7 +195,7 @@ public final class DistributedPrimary implements WorldView {
         return "tandem/world/" + worldName + "/" + what;
     }
 
-    /** @return the name of the control function of a world's primary (an {@link io.tandem.cosim.RpcSpec}'s) */
+    /** @return the name of the control function of a world's primary (an {@link io.tandem.cosim.rpc.RpcSpec}'s) */
     public static String controlFunction(String worldName) {
         return topic(worldName, "control");
     }

@@ -1,9 +1,9 @@
 package io.tandem.world.distributed;
 
 import io.tandem.world.Pose;
-import io.tandem.cosim.DataSubscriber;
+import io.tandem.cosim.pubsub.DataSubscriber;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

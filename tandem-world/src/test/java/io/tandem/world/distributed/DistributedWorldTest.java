@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.tandem.cosim.DataPublisher;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.PubSubSpec;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.physics.SolverSettings;
 import java.io.StringWriter;

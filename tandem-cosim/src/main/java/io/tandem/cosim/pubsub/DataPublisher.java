@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.pubsub;
 
 /**
  * Publishes data on a topic to every matching subscriber (remote and in the same participant).

@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
 
 /** Outcome of one RPC call at one server. */
 public enum RpcCallStatus {

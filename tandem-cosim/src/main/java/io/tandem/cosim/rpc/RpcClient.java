@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
 
 /**
  * Calls every matching RPC server; the result handler runs once per server reply, or once with

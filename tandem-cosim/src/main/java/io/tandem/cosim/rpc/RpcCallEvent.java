@@ -1,4 +1,6 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
+
+import io.tandem.cosim.VirtualTime;
 
 /**
  * A call received by an RPC server. Reply with {@link RpcServer#submitResult(RpcCallEvent, byte[])}.

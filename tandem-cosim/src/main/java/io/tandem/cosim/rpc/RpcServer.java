@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
 
 /** Serves calls of matching RPC clients through its {@link RpcCallHandler}. */
 public interface RpcServer {

@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
 
 /** Handles calls at an RPC server; called on the server participant's thread. */
 @FunctionalInterface

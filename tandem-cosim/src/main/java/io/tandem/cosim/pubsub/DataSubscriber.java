@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.pubsub;
 
 /** Receives data from every matching publisher through its {@link DataMessageHandler}. */
 public interface DataSubscriber {

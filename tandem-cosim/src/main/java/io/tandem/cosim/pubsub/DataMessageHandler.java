@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.pubsub;
 
 /** Receives data messages; called on the subscribing participant's thread, one call at a time. */
 @FunctionalInterface

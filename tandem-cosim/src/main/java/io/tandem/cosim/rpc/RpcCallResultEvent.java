@@ -1,4 +1,6 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
+
+import io.tandem.cosim.VirtualTime;
 
 /**
  * One server's answer to a call, or the call's failure.

@@ -1,4 +1,4 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
 
 /** Receives RPC results; called on the client participant's thread, once per server reply. */
 @FunctionalInterface

@@ -1,4 +1,6 @@
-package io.tandem.cosim;
+package io.tandem.cosim.pubsub;
+
+import io.tandem.cosim.VirtualTime;
 
 /**
  * A received data message.

@@ -1,5 +1,6 @@
-package io.tandem.cosim;
+package io.tandem.cosim.rpc;
 
+import io.tandem.cosim.MatchingLabel;
 import java.util.List;
 import java.util.Objects;
 
