@@ -3,5 +3,6 @@ module io.tandem.cle {
     requires transitive io.tandem.world;
     requires transitive io.tandem.neuro;
     requires org.slf4j;
+    requires org.snakeyaml.engine.v2;
     exports io.tandem.cle;
 }
