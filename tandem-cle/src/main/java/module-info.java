@@ -3,6 +3,7 @@ module io.tandem.cle {
     requires transitive io.tandem.world;
     requires transitive io.tandem.neuro;
     requires org.slf4j;
+    requires org.snakeyaml.engine.v2;
     exports io.tandem.cle;
     exports io.tandem.cle.device;
     exports io.tandem.cle.engine;

@@ -18,8 +18,8 @@ import java.util.Optional;
  * {@code examples/experiments/experiment.schema.json}.
  *
  * <p>{@link #load(Path, ExperimentOverrides)} reads the file (JSON; or, when its name ends in
- * {@code .yaml} or {@code .yml}, the same content in a YAML 1.2 subset, see
- * {@code io.tandem.cle.internal.json.YamlParser}), applies {@code --set}
+ * {@code .yaml} or {@code .yml}, the same content in YAML 1.2, see
+ * {@code io.tandem.cle.internal.json.YamlReader}), applies {@code --set}
  * overrides to the declared {@code parameters}, substitutes {@code ${name}} in string values,
  * checks the result against the schema, resolves relative paths against the file's folder, loads
  * the world (to check model names and take its step) and checks the brain with the network

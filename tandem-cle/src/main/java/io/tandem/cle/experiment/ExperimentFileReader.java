@@ -11,7 +11,7 @@ import io.tandem.cle.internal.json.JsonValue.JsonNumber;
 import io.tandem.cle.internal.json.JsonValue.JsonObject;
 import io.tandem.cle.internal.json.JsonValue.JsonString;
 import io.tandem.cle.internal.json.JsonValue.Member;
-import io.tandem.cle.internal.json.YamlParser;
+import io.tandem.cle.internal.json.YamlReader;
 import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * Reading runs in stages, each on the output of the one before, and stops after a stage that
  * found problems (so one mistake does not cascade into many messages):
- *   1. JSON (JsonParser) or, for a .yaml/.yml file, YAML (YamlParser, a subset that builds the
+ *   1. JSON (JsonParser) or, for a .yaml/.yml file, YAML (YamlReader, snakeyaml-engine building the
  *      same tree): the first syntax error, with its position;
  *   2. parameters: the "parameters" object's shape, then the --set overrides (unknown names,
  *      values of the wrong type);
@@ -137,7 +137,7 @@ final class ExperimentFileReader {
         boolean yaml = isYaml(file);
         JsonValue root;
         try {
-            root = yaml ? YamlParser.parse(text) : JsonParser.parse(text);
+            root = yaml ? YamlReader.parse(text) : JsonParser.parse(text);
         } catch (JsonException e) {
             throw new ExperimentFileException(loc(e.line(), e.column()), e.problem(), e);
         }

@@ -12,7 +12,7 @@ import io.tandem.cle.internal.json.JsonValue.JsonNumber;
 import io.tandem.cle.internal.json.JsonValue.JsonObject;
 import io.tandem.cle.internal.json.JsonValue.JsonString;
 import io.tandem.cle.internal.json.JsonValue.Member;
-import io.tandem.cle.internal.json.YamlParser;
+import io.tandem.cle.internal.json.YamlReader;
 import io.tandem.neuro.NodeModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -96,7 +96,7 @@ class ExperimentFileYamlTest {
     void parse_yamlExample_isTheJsonExamplesTreeLessSchemaKey() throws IOException {
         @SuppressWarnings("unchecked")
         Map<String, Object> fromJson = (Map<String, Object>) plain(JsonParser.parse(Files.readString(json())));
-        Object fromYaml = plain(YamlParser.parse(Files.readString(yaml())));
+        Object fromYaml = plain(YamlReader.parse(Files.readString(yaml())));
         assertThat(fromJson.remove("$schema")).isEqualTo("experiment.schema.json");
         assertThat(fromYaml).isEqualTo(fromJson);
     }
