@@ -1,6 +1,7 @@
 /**
- * The {@code tandem} command line. Other modules contribute subcommands through
- * {@link io.tandem.cli.spi.CommandProvider}; this module depends on none of them.
+ * The {@code tandem} command line: the commands of the modules listed before it (cosim's tools,
+ * world's {@code sim}, the closed loop's {@code cle} and {@code engine-server}). Modules listed
+ * after it (tandem-bench) contribute subcommands through {@link io.tandem.cli.spi.CommandProvider}.
  */
 module io.tandem.cli {
     requires io.tandem.cosim;

@@ -1,12 +1,12 @@
 package io.tandem.bench;
 
 import io.tandem.cle.ClosedLoop;
-import io.tandem.cle.experiment.ExperimentFile;
-import io.tandem.cle.experiment.ExperimentFileException;
-import io.tandem.cle.experiment.ExperimentRunner;
 import io.tandem.cle.ProgressHandler;
 import io.tandem.cle.StepTimings;
 import io.tandem.cle.SyncMode;
+import io.tandem.cle.experiment.ExperimentFile;
+import io.tandem.cle.experiment.ExperimentFileException;
+import io.tandem.cle.experiment.ExperimentRunner;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

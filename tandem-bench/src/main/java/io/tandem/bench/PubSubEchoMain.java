@@ -1,8 +1,6 @@
 package io.tandem.bench;
 
-import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.pubsub.PubSubSpec;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

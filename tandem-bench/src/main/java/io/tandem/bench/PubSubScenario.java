@@ -1,8 +1,8 @@
 package io.tandem.bench;
 
+import io.tandem.cosim.Participant;
 import io.tandem.cosim.pubsub.DataMessageEvent;
 import io.tandem.cosim.pubsub.DataPublisher;
-import io.tandem.cosim.Participant;
 import io.tandem.cosim.pubsub.PubSubSpec;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;

@@ -2,8 +2,8 @@ package io.tandem.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package io.tandem.cle;
 
-import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cle.device.Device;
 import io.tandem.cle.device.DeviceBinder;
 import io.tandem.cle.device.ModelPose;
 import io.tandem.cle.device.Multimeter;
 import io.tandem.cle.device.SpikeRecorder;
+import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cle.record.MultimeterTraces;
 import io.tandem.cle.record.SpikeTrains;
 import io.tandem.cle.record.Trajectory;

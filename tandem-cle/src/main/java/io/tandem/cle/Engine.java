@@ -1,15 +1,13 @@
 package io.tandem.cle;
 
 import io.tandem.cle.device.Device;
-import io.tandem.cle.engine.BrainEngine;
-import io.tandem.cle.engine.WorldEngine;
 import java.util.List;
 
 /**
  * A simulator the closed loop steps (the NRP's brain and robot adapters, NRP-core's engine
  * clients): it advances for a given simulated duration and exchanges data with transfer functions
- * through its {@link Device}s. Implementations: {@link BrainEngine} (a spiking network) and
- * {@link WorldEngine} (a world runner).
+ * through its {@link Device}s. Implementations: {@link io.tandem.cle.engine.BrainEngine} (a spiking network) and
+ * {@link io.tandem.cle.engine.WorldEngine} (a world runner).
  *
  * <p>Call sequence, driven by {@link ClosedLoop}: {@link #device} while the loop is built; then
  * {@link #initialize()} and {@link #publishOutputs()} once; then at each of the engine's sync

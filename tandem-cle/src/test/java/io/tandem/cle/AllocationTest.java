@@ -1,14 +1,14 @@
 package io.tandem.cle;
 
-import io.tandem.cle.internal.SuppressForbidden;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tandem.cle.device.LeakyIntegrator;
 import io.tandem.cle.device.PoissonSource;
 import io.tandem.cle.engine.BrainEngine;
 import io.tandem.cle.engine.WorldEngine;
+import io.tandem.cle.internal.SuppressForbidden;
 import io.tandem.cle.tf.EyeSensorTransmit;
 import io.tandem.cle.tf.LinearTwist;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.tandem.neuro.BraitenbergBrain;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;

@@ -1,19 +1,19 @@
 package io.tandem.cle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tandem.cle.device.Device;
 import io.tandem.cle.device.DeviceBinder;
 import io.tandem.cle.device.JointState;
 import io.tandem.cle.device.JointVelocityCommand;
 import io.tandem.cle.device.LeakyIntegrator;
 import io.tandem.cle.device.PoissonSource;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class ClosedLoopTest {
     private static final long MS = 1_000_000L;

@@ -2,14 +2,13 @@ package io.tandem.cle;
 
 import io.tandem.cle.engine.BrainEngine;
 import io.tandem.cle.engine.WorldEngine;
-import io.tandem.cle.remote.RemoteEngine;
 import io.tandem.cle.tf.EyeSensorTransmit;
 import io.tandem.cle.tf.LinearTwist;
 import io.tandem.neuro.BraitenbergBrain;
 import io.tandem.neuro.BrunelNetwork;
-import io.tandem.world.sdf.SdfLoader;
-import io.tandem.world.robot.SkidSteerDrive;
 import io.tandem.world.World;
+import io.tandem.world.robot.SkidSteerDrive;
+import io.tandem.world.sdf.SdfLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.LongSupplier;
@@ -169,7 +168,7 @@ public final class HuskyBraitenberg {
 
         /**
          * Uses this engine as the brain (engine {@value #BRAIN}) instead of building one, e.g. a
-         * {@link RemoteEngine} whose server runs this brain ({@code HuskyEngineServer}) in another
+         * {@link io.tandem.cle.remote.RemoteEngine} whose server runs this brain ({@code HuskyEngineServer}) in another
          * process; the seed, extra neurons and brain threads are then the server's. The loop owns it.
          *
          * @param engine an engine named {@value #BRAIN} with the brain's devices
@@ -182,7 +181,7 @@ public final class HuskyBraitenberg {
 
         /**
          * Uses this engine as the world (engine {@value #WORLD}) instead of building one, e.g. a
-         * {@link RemoteEngine} serving this world ({@code HuskyEngineServer}); the world file and
+         * {@link io.tandem.cle.remote.RemoteEngine} serving this world ({@code HuskyEngineServer}); the world file and
          * screen colour are then the server's. The loop owns it.
          *
          * @param engine an engine named {@value #WORLD} with the world's devices

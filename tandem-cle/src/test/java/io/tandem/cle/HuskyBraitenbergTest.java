@@ -1,8 +1,8 @@
 package io.tandem.cle;
 
-import io.tandem.cle.record.Trajectory;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tandem.cle.record.Trajectory;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,10 +1,10 @@
 package io.tandem.cle;
 
-import io.tandem.cle.device.DeviceBinder;
-import io.tandem.cle.tf.LinearTwist;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.cle.device.DeviceBinder;
+import io.tandem.cle.tf.LinearTwist;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package io.tandem.cosim;
 
+import io.tandem.cosim.internal.ParticipantCore;
 import io.tandem.cosim.pubsub.DataMessageHandler;
 import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.DataSubscriber;
@@ -9,7 +10,6 @@ import io.tandem.cosim.rpc.RpcCallResultHandler;
 import io.tandem.cosim.rpc.RpcClient;
 import io.tandem.cosim.rpc.RpcServer;
 import io.tandem.cosim.rpc.RpcSpec;
-import io.tandem.cosim.internal.ParticipantCore;
 import java.util.function.Consumer;
 
 /**

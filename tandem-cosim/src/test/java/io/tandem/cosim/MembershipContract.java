@@ -1,11 +1,11 @@
 package io.tandem.cosim;
 
-import io.tandem.cosim.pubsub.DataPublisher;
-import io.tandem.cosim.pubsub.PubSubSpec;
-import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;

@@ -1,5 +1,8 @@
 package io.tandem.cosim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tandem.cosim.rpc.RpcCallEvent;
 import io.tandem.cosim.rpc.RpcCallResultEvent;
 import io.tandem.cosim.rpc.RpcCallStatus;
@@ -7,9 +10,6 @@ import io.tandem.cosim.rpc.RpcClient;
 import io.tandem.cosim.rpc.RpcServer;
 import io.tandem.cosim.rpc.RpcSpec;
 import java.nio.charset.StandardCharsets;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;

@@ -1,10 +1,10 @@
 package io.tandem.cosim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
 import java.nio.charset.StandardCharsets;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,12 @@
 package io.tandem.world;
 
-import io.tandem.world.robot.RayCastCamera;
-import io.tandem.world.sdf.SdfLoader;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A loaded world: what an SDF file describes, resolved to world-frame initial poses (SI units,
  * z up). The immutable model the world runner, the level manager and the distribution build on.
- * Lists keep the file's order; model names are unique. Built by {@link SdfLoader}.
+ * Lists keep the file's order; model names are unique. Built by {@link io.tandem.world.sdf.SdfLoader}.
  *
  * @param name            the world's name
  * @param source          where it came from (a file path), for messages
@@ -88,7 +86,7 @@ public record World(String name, String source, double gravityX, double gravityY
     /**
      * A camera sensor, as Gazebo's SDF describes it: it looks along +x of its frame, with +y to
      * the left of the image and +z up; square pixels, so the vertical field of view follows from
-     * the horizontal one and the aspect ratio. Rendered by {@link RayCastCamera}.
+     * the horizontal one and the aspect ratio. Rendered by {@link io.tandem.world.robot.RayCastCamera}.
      *
      * @param name          the sensor's name
      * @param pose          its frame in the link frame (sensor pose, then the camera's own pose)
@@ -186,6 +184,9 @@ public record World(String name, String source, double gravityX, double gravityY
     public record Joint(String name, JointKind kind, String parent, String child, Pose pose,
                         double axisX, double axisY, double axisZ, double lower, double upper, double damping, int line,
                         double effort, double velocityLimit, boolean motor) {
+        /** Tandem's SDF extension element in a joint: a velocity motor bounded by the axis limit's effort */
+        public static final String MOTOR_ELEMENT = "tandem:velocity_motor";
+
 
         /** A joint without a motor and without effort or velocity limits. */
         public Joint(String name, JointKind kind, String parent, String child, Pose pose, double axisX, double axisY,

@@ -1,14 +1,13 @@
 package io.tandem.world;
 
-import io.tandem.world.internal.JointTable;
-import io.tandem.world.internal.PhysicsCompiler;
-import io.tandem.world.internal.PoseMath;
-import io.tandem.world.internal.VisualScene;
-import io.tandem.world.sdf.SdfLoader;
 import io.tandem.physics.PhysicsEngine;
 import io.tandem.physics.PhysicsModel;
 import io.tandem.physics.PhysicsState;
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.internal.JointTable;
+import io.tandem.world.internal.PhysicsCompiler;
+import io.tandem.world.internal.PoseMath;
+import io.tandem.world.internal.VisualScene;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -632,7 +631,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         JointTable t = joints();
         if (!t.motor[handle]) {
             throw new IllegalArgumentException("joint '" + t.names[handle] + "' has no velocity motor: give it"
-                    + " <" + SdfLoader.MOTOR_ELEMENT + "/> and an <axis><limit><effort> in the world file");
+                    + " <" + World.Joint.MOTOR_ELEMENT + "/> and an <axis><limit><effort> in the world file");
         }
         if (!Double.isFinite(speed)) {
             throw new IllegalArgumentException("joint '" + t.names[handle] + "': speed must be finite, got " + speed);

@@ -1,8 +1,8 @@
 package io.tandem.world;
 
-import io.tandem.world.sdf.SdfLoader;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tandem.world.sdf.SdfLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

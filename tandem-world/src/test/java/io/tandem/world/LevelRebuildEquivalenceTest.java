@@ -1,10 +1,10 @@
 package io.tandem.world;
 
-import io.tandem.world.sdf.SdfLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.physics.SolverKind;
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.tandem.world;
 
-import io.tandem.world.sdf.SdfLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.tandem.world;
 
-import io.tandem.world.robot.RayCastCamera;
-import io.tandem.world.robot.SkidSteerDrive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.robot.RayCastCamera;
+import io.tandem.world.robot.SkidSteerDrive;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;

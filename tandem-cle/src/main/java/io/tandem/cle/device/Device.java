@@ -1,14 +1,12 @@
 package io.tandem.cle.device;
 
-import io.tandem.cle.SyncMode;
-
 /**
  * A typed handle on one piece of engine data that transfer functions read or write (the NRP's
  * devices and NRP-core's DataPacks). Reading devices ({@link LeakyIntegrator}, {@link CameraImage},
  * ...) are double-buffered: the engine's thread publishes into a back buffer after each advance,
  * and the closed loop latches it into the front buffer at the engine's next sync point, so a
  * transfer function of loop step k always reads the value at the start of that step, in both
- * {@link SyncMode}s. Command devices ({@link PoissonSource}, {@link TwistCommand}, ...) keep the
+ * {@link io.tandem.cle.SyncMode}s. Command devices ({@link PoissonSource}, {@link TwistCommand}, ...) keep the
  * last value a transfer function wrote; the engine applies it at its next sync point, from which
  * on it acts.
  *

@@ -1,11 +1,9 @@
 package io.tandem.cle.device;
 
-import io.tandem.cle.TransferFunction;
-
 /**
  * Looks up the devices a transfer function maps (the NRP's {@code @MapSpikeSource},
  * {@code @MapSpikeSink}, {@code @MapRobotSubscriber}, {@code @MapRobotPublisher}), by name and
- * type, among all engines of the closed loop. Used only in {@link TransferFunction#bind}, on the
+ * type, among all engines of the closed loop. Used only in {@link io.tandem.cle.TransferFunction#bind}, on the
  * loop thread while the loop is built; the handles it returns stay valid for the loop's life.
  */
 public interface DeviceBinder {

@@ -1,11 +1,9 @@
 package io.tandem.cle.device;
 
-import io.tandem.cle.engine.BrainDevices;
-
 /**
  * The NRP's {@code leaky_integrator_alpha} / {@code leaky_integrator_exp} device: the membrane
  * potential of an extra non-spiking integrate cell that the observed neurons feed (built by
- * {@link BrainDevices#addLeakyIntegratorAlpha} / {@link BrainDevices#addLeakyIntegratorExp}).
+ * {@link io.tandem.cle.engine.BrainDevices#addLeakyIntegratorAlpha} / {@link io.tandem.cle.engine.BrainDevices#addLeakyIntegratorExp}).
  * A reading device: {@link #voltage()} is the value at the start of the loop step.
  */
 public final class LeakyIntegrator extends ScalarReading {

@@ -1,11 +1,9 @@
 package io.tandem.cle.device;
 
-import io.tandem.cle.engine.BrainDevices;
-
 /**
  * The NRP's {@code population_rate} device: the mean firing rate of a population, low-pass
  * filtered by a rise (10 ms) and fall (20 ms) kernel of unit area, read as the membrane potential
- * of an extra non-spiking cell (built by {@link BrainDevices#addPopulationRate}). A reading device.
+ * of an extra non-spiking cell (built by {@link io.tandem.cle.engine.BrainDevices#addPopulationRate}). A reading device.
  */
 public final class PopulationRate extends ScalarReading {
     /**

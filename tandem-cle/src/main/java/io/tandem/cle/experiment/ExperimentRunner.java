@@ -1,7 +1,6 @@
 package io.tandem.cle.experiment;
 
 import io.tandem.cle.ClosedLoop;
-import io.tandem.cle.ClosedLoopException;
 import io.tandem.cle.Engine;
 import io.tandem.cle.ProgressHandler;
 import io.tandem.cle.StepTimings;
@@ -353,7 +352,7 @@ public final class ExperimentRunner implements AutoCloseable {
      *
      * @param progress told after each loop step
      * @return the run's summary
-     * @throws ClosedLoopException if an engine or a transfer function failed
+     * @throws io.tandem.cle.ClosedLoopException if an engine or a transfer function failed
      */
     public Result run(ProgressHandler progress) {
         timings = loop.run(progress);

@@ -1,10 +1,10 @@
 package io.tandem.cle.remote;
 
 import io.tandem.cle.Engine;
-import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cle.device.Device;
-import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cosim.Participant;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,14 +1,13 @@
 package io.tandem.cle.remote;
 
-import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.Engine;
-import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cle.device.Device;
-import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.process.ChildJvm;
-import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
+import io.tandem.cosim.process.ChildJvm;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,7 +41,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An engine served by an {@link EngineServer} in another participant, usually another process
- * (NRP-core's engine client): a {@link ClosedLoop} uses it like any engine. {@link #device}
+ * (NRP-core's engine client): a {@link io.tandem.cle.ClosedLoop} uses it like any engine. {@link #device}
  * asks the server for the device and builds a local device of the same type (the loop's transfer
  * functions use that one); {@link #applyInputs()} captures the command values; {@link #advance}
  * sends one message (the commands and the duration) and blocks until the server's answer;

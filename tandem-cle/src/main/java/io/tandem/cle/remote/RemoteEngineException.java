@@ -1,13 +1,10 @@
 package io.tandem.cle.remote;
 
-import io.tandem.cle.ClosedLoop;
-import io.tandem.cle.ClosedLoopException;
-
 /**
  * A remote engine failed: its server's process was lost, did not answer in time, refused a
  * request or reported the engine's failure. The message names the engine, the peer (the server's
- * participant, or the client's on the server side) and the sync iteration; a {@link ClosedLoop}
- * reports it wrapped in a {@link ClosedLoopException}. Immutable.
+ * participant, or the client's on the server side) and the sync iteration; a {@link io.tandem.cle.ClosedLoop}
+ * reports it wrapped in a {@link io.tandem.cle.ClosedLoopException}. Immutable.
  */
 public final class RemoteEngineException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -1,7 +1,5 @@
 package io.tandem.cle.tf;
 
-import io.tandem.world.robot.RayCastCamera;
-
 /*
  * Implementation notes.
  *
@@ -45,7 +43,7 @@ public final class RedDetector {
     /**
      * Counts the red pixels of an image.
      *
-     * @param rgb    R, G, B bytes per pixel, row-major (as {@link RayCastCamera#render} writes); not modified
+     * @param rgb    R, G, B bytes per pixel, row-major (as {@link io.tandem.world.robot.RayCastCamera#render} writes); not modified
      * @param width  pixels
      * @param height pixels
      * @throws IllegalArgumentException if the buffer holds fewer than width x height pixels

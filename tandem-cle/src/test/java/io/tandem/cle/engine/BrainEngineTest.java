@@ -1,5 +1,8 @@
 package io.tandem.cle.engine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.ProgressHandler;
 import io.tandem.cle.TransferFunction;
@@ -12,9 +15,6 @@ import io.tandem.cle.device.PopulationRate;
 import io.tandem.cle.device.SpikeRecorder;
 import io.tandem.cle.record.MultimeterTraces;
 import io.tandem.cle.record.SpikeTrains;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.tandem.neuro.NetworkBuilder;
 import io.tandem.neuro.Population;
 import io.tandem.neuro.SpikingNetwork;

@@ -1,10 +1,10 @@
 package io.tandem.cle.engine;
 
-import io.tandem.cle.device.CameraImage;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.world.sdf.SdfLoader;
+import io.tandem.cle.device.CameraImage;
 import io.tandem.world.World;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

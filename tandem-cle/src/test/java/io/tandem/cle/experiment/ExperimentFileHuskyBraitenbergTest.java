@@ -1,9 +1,9 @@
 package io.tandem.cle.experiment;
 
-import io.tandem.cle.SyncMode;
 import static io.tandem.cle.experiment.ExperimentFileTestSupport.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tandem.cle.SyncMode;
 import io.tandem.neuro.BraitenbergBrain;
 import io.tandem.neuro.NodeModel;
 import io.tandem.neuro.Population;

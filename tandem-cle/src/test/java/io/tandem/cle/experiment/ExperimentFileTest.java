@@ -1,6 +1,5 @@
 package io.tandem.cle.experiment;
 
-import io.tandem.cle.SyncMode;
 import static io.tandem.cle.experiment.ExperimentFileTestSupport.errors;
 import static io.tandem.cle.experiment.ExperimentFileTestSupport.load;
 import static io.tandem.cle.experiment.ExperimentFileTestSupport.minimal;
@@ -8,6 +7,7 @@ import static io.tandem.cle.experiment.ExperimentFileTestSupport.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.cle.SyncMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

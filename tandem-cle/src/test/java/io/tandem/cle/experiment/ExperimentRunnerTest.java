@@ -1,13 +1,13 @@
 package io.tandem.cle.experiment;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.HuskyBraitenberg;
 import io.tandem.cle.ProgressHandler;
 import io.tandem.cle.SyncMode;
 import io.tandem.cle.engine.BrainEngine;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

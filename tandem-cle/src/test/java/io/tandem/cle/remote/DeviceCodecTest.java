@@ -1,5 +1,8 @@
 package io.tandem.cle.remote;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tandem.cle.device.CameraImage;
 import io.tandem.cle.device.DcSource;
 import io.tandem.cle.device.Device;
@@ -12,9 +15,6 @@ import io.tandem.cle.device.PoissonSource;
 import io.tandem.cle.device.PopulationRate;
 import io.tandem.cle.device.SpikeRecorder;
 import io.tandem.cle.device.TwistCommand;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,20 +1,20 @@
 package io.tandem.cle.remote;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.HuskyBraitenberg;
 import io.tandem.cle.ProgressHandler;
-import io.tandem.cle.internal.SuppressForbidden;
 import io.tandem.cle.SyncMode;
 import io.tandem.cle.TransferFunction;
 import io.tandem.cle.TransferFunctionKind;
 import io.tandem.cle.device.LeakyIntegrator;
 import io.tandem.cle.device.PoissonSource;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cle.internal.SuppressForbidden;
 import io.tandem.cosim.Participant;
-import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.neuro.BraitenbergBrain;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.LinkedBlockingQueue;

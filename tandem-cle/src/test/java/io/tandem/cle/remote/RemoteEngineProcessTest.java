@@ -1,11 +1,11 @@
 package io.tandem.cle.remote;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.ClosedLoopException;
 import io.tandem.cle.HuskyBraitenberg;
 import io.tandem.cle.ProgressHandler;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.tandem.cosim.Registry;
 import java.util.ArrayList;
 import java.util.List;

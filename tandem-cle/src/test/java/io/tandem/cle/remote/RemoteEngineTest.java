@@ -1,5 +1,8 @@
 package io.tandem.cle.remote;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.ClosedLoopException;
 import io.tandem.cle.Engine;
@@ -13,9 +16,6 @@ import io.tandem.cle.device.Device;
 import io.tandem.cle.device.LeakyIntegrator;
 import io.tandem.cle.device.PoissonSource;
 import io.tandem.cle.record.SpikeTrains;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.Registry;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.tandem.cle.tf;
 
-import io.tandem.cle.internal.SuppressForbidden;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tandem.cle.internal.SuppressForbidden;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 

@@ -1,12 +1,12 @@
 package io.tandem.cli.cle;
 
 import io.tandem.cle.ClosedLoopException;
+import io.tandem.cle.SyncMode;
+import io.tandem.cle.device.ModelPose;
 import io.tandem.cle.experiment.ExperimentFile;
 import io.tandem.cle.experiment.ExperimentFileException;
 import io.tandem.cle.experiment.ExperimentOverrides;
 import io.tandem.cle.experiment.ExperimentRunner;
-import io.tandem.cle.device.ModelPose;
-import io.tandem.cle.SyncMode;
 import io.tandem.cli.internal.StopSignal;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,16 +1,16 @@
 package io.tandem.cli.demo;
 
-import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
 import io.tandem.cosim.ParticipantStatus;
-import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.SystemMonitor;
 import io.tandem.cosim.SystemState;
 import io.tandem.cosim.TimeSyncService;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.tandem.cli.demo;
 
+import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.pubsub.DataMessageEvent;
 import io.tandem.cosim.pubsub.DataPublisher;
-import io.tandem.cosim.LifecycleService;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,10 +3,10 @@ package io.tandem.cli.sim;
 import io.tandem.physics.SolverKind;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.PoseRecorder;
-import io.tandem.world.sdf.SdfLoader;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.WorldRunner;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**

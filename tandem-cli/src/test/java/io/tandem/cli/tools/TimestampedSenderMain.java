@@ -1,10 +1,10 @@
 package io.tandem.cli.tools;
 
-import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,8 @@
 package io.tandem.cosim.internal;
 
+import io.tandem.cosim.msg.DataMessage;
 import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
-import io.tandem.cosim.msg.DataMessage;
 import java.util.Arrays;
 
 /**

@@ -1,9 +1,9 @@
 package io.tandem.cosim.internal;
 
+import io.tandem.cosim.msg.RpcCall;
 import io.tandem.cosim.rpc.RpcCallResultHandler;
 import io.tandem.cosim.rpc.RpcClient;
 import io.tandem.cosim.rpc.RpcSpec;
-import io.tandem.cosim.msg.RpcCall;
 import java.util.Arrays;
 
 /**

@@ -1,12 +1,10 @@
 package io.tandem.cosim.rpc;
 
-import io.tandem.cosim.VirtualTime;
-
 /**
  * One server's answer to a call, or the call's failure.
  *
  * @param timestampNs the server's virtual time at the reply (the client's for failures), or
- *                    {@link VirtualTime#INVALID_NS}
+ *                    {@link io.tandem.cosim.VirtualTime#INVALID_NS}
  * @param callId      the id returned by {@link RpcClient#call(byte[])}
  * @param status      the outcome
  * @param data        the result, valid only for {@link RpcCallStatus#SUCCESS} (else empty)

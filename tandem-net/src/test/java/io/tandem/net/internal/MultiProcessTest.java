@@ -2,14 +2,14 @@ package io.tandem.net.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.LifecycleService;
 import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
-import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.TimeSyncService;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

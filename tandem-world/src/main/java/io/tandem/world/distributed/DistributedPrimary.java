@@ -1,12 +1,12 @@
 package io.tandem.world.distributed;
 
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.world.LevelManager;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
 import io.tandem.world.WorldView;
-import io.tandem.cosim.pubsub.DataPublisher;
-import io.tandem.cosim.Participant;
-import io.tandem.cosim.pubsub.PubSubSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,14 +1,12 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.internal.PoseMath;
+import io.tandem.physics.PhysicsState;
+import io.tandem.physics.SolverSettings;
 import io.tandem.world.ModelState;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
-import io.tandem.world.WorldRunner;
-import io.tandem.world.WorldView;
 import io.tandem.world.internal.PhysicsCompiler;
-import io.tandem.physics.PhysicsState;
-import io.tandem.physics.SolverSettings;
+import io.tandem.world.internal.PoseMath;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +15,7 @@ import java.util.Map;
  * The primary's copy of the world's state: every model's body states (13 values per link, as in
  * {@link ModelState}), from the world file at first (the same numbers a
  * standalone run starts from: the whole world is compiled once, bodies at their file poses) and
- * then from the secondaries' acks. Poses come from {@link WorldRunner#modelPoseOf}, so they are
+ * then from the secondaries' acks. Poses come from {@link io.tandem.world.WorldRunner#modelPoseOf}, so they are
  * bitwise the standalone runner's for the same state. Not thread-safe; allocates on updates.
  */
 final class DistributedScene {
@@ -90,7 +88,7 @@ final class DistributedScene {
         }
     }
 
-    /** @return a model's pose (see {@link WorldView#modelPose}), or null for an unknown or link-less model */
+    /** @return a model's pose (see {@link io.tandem.world.WorldView#modelPose}), or null for an unknown or link-less model */
     Pose modelPose(String model) {
         Pose first = firstLinkInModel.get(model);
         if (first == null) {

@@ -1,13 +1,13 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.ModelState;
-import io.tandem.world.LevelManager;
-import io.tandem.world.World;
-import io.tandem.world.WorldRunner;
-import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.Participant;
+import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.LevelManager;
+import io.tandem.world.ModelState;
+import io.tandem.world.World;
+import io.tandem.world.WorldRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

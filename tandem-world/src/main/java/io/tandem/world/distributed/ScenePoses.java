@@ -1,9 +1,9 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.Pose;
-import io.tandem.cosim.pubsub.DataSubscriber;
 import io.tandem.cosim.Participant;
+import io.tandem.cosim.pubsub.DataSubscriber;
 import io.tandem.cosim.pubsub.PubSubSpec;
+import io.tandem.world.Pose;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

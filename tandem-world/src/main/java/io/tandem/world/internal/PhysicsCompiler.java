@@ -1,11 +1,11 @@
 package io.tandem.world.internal;
 
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.SolverSettings;
 import io.tandem.world.Geometry;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
-import io.tandem.physics.PhysicsModel;
-import io.tandem.physics.SolverSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,6 @@
 package io.tandem.world.internal;
 
 import io.tandem.world.Pose;
-import io.tandem.world.WorldRunner;
 
 /**
  * {@link Pose}'s arithmetic on flat arrays, for the allocation-free readers of the stepping loop.
@@ -76,7 +75,7 @@ public final class PoseMath {
     }
 
     /**
-     * {@link WorldRunner#modelPoseOf} into {@code out[o..o+6]}: a model's pose from its first
+     * {@link io.tandem.world.WorldRunner#modelPoseOf} into {@code out[o..o+6]}: a model's pose from its first
      * link's body state.
      *
      * @param bodyInLinkInverse       {@code bodyInLink.inverse()} of the first link's body

@@ -1,11 +1,11 @@
 package io.tandem.world.robot;
 
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.PhysicsState;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
 import io.tandem.world.WorldRunner;
 import io.tandem.world.internal.VisualScene;
-import io.tandem.physics.PhysicsModel;
-import io.tandem.physics.PhysicsState;
 
 /*
  * Implementation notes.

@@ -66,8 +66,8 @@ import org.xml.sax.SAXParseException;
  */
 public final class SdfLoader {
     private static final double SDF_LIMIT = 1e16;
-    /** Tandem's extension element in a joint: a velocity motor bounded by the axis limit's effort */
-    public static final String MOTOR_ELEMENT = "tandem:velocity_motor";
+    /** Tandem's extension element in a joint (see {@link World.Joint#MOTOR_ELEMENT}) */
+    private static final String MOTOR_ELEMENT = World.Joint.MOTOR_ELEMENT;
     private static final Set<String> QUIET_WORLD_ELEMENTS = Set.of("scene", "light", "gui", "atmosphere",
             "spherical_coordinates", "magnetic_field", "wind", "audio", "physics", "gravity", "model", "plugin",
             "include", "actor", "frame", "joint");

@@ -1,9 +1,9 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.World;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.world.World;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

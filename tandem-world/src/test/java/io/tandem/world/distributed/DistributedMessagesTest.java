@@ -1,10 +1,10 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.ModelState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.physics.ContactWarmStart;
+import io.tandem.world.ModelState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

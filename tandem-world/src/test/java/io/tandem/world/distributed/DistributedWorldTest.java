@@ -1,20 +1,19 @@
 package io.tandem.world.distributed;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.tandem.cosim.Participant;
+import io.tandem.cosim.Registry;
+import io.tandem.cosim.pubsub.DataPublisher;
+import io.tandem.cosim.pubsub.PubSubSpec;
+import io.tandem.physics.SolverSettings;
 import io.tandem.world.GazeboWorlds;
 import io.tandem.world.Pose;
 import io.tandem.world.PoseRecorder;
 import io.tandem.world.World;
 import io.tandem.world.WorldRunner;
-import io.tandem.world.sdf.SdfLoader;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
-import io.tandem.cosim.pubsub.DataPublisher;
-import io.tandem.cosim.Participant;
-import io.tandem.cosim.pubsub.PubSubSpec;
-import io.tandem.cosim.Registry;
-import io.tandem.physics.SolverSettings;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

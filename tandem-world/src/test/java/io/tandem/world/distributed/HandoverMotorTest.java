@@ -1,13 +1,13 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.ModelState;
-import io.tandem.world.LevelManager;
-import io.tandem.world.World;
-import io.tandem.world.WorldRunner;
-import io.tandem.world.sdf.SdfLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.LevelManager;
+import io.tandem.world.ModelState;
+import io.tandem.world.World;
+import io.tandem.world.WorldRunner;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.tandem.world.distributed;
 
-import io.tandem.world.Pose;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.world.Pose;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.tandem.world.robot;
 
+import io.tandem.physics.SolverSettings;
 import io.tandem.world.HuskyWorld;
 import io.tandem.world.SuppressForbidden;
 import io.tandem.world.WorldRunner;
-import io.tandem.physics.SolverSettings;
 import java.util.Locale;
 
 /**

@@ -1,16 +1,15 @@
 package io.tandem.world.robot;
 
-import io.tandem.world.HuskyWorld;
-import io.tandem.world.Pose;
-import io.tandem.world.SuppressForbidden;
-import io.tandem.world.World;
-import io.tandem.world.WorldRunner;
-import io.tandem.world.sdf.SdfLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.HuskyWorld;
+import io.tandem.world.SuppressForbidden;
+import io.tandem.world.World;
+import io.tandem.world.WorldRunner;
+import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

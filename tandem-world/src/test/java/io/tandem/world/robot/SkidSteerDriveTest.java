@@ -1,13 +1,13 @@
 package io.tandem.world.robot;
 
-import io.tandem.world.HuskyWorld;
-import io.tandem.world.Pose;
-import io.tandem.world.WorldRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.HuskyWorld;
+import io.tandem.world.Pose;
+import io.tandem.world.WorldRunner;
 import org.junit.jupiter.api.Test;
 
 class SkidSteerDriveTest {

@@ -1,13 +1,13 @@
 package io.tandem.world.sdf;
 
-import io.tandem.world.GazeboWorlds;
-import io.tandem.world.Geometry;
-import io.tandem.world.World;
-import io.tandem.world.WorldFormatException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tandem.world.GazeboWorlds;
+import io.tandem.world.Geometry;
+import io.tandem.world.World;
+import io.tandem.world.WorldFormatException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
