@@ -8,6 +8,7 @@ module io.tandem.cosim {
     exports io.tandem.cosim.rpc;
     exports io.tandem.cosim.spi;
     exports io.tandem.cosim.process;
+    exports io.tandem.cosim.text;
 
     uses io.tandem.cosim.spi.Transport;
 }

@@ -68,7 +68,7 @@ final class AeronTimeSyncScenario implements AutoCloseable {
             for (int i = 0; i < processes; i++) {
                 children.start("p" + i, TimeSyncWorkerMain.class, props, List.of());
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             close();
             throw e;
         }

@@ -1,11 +1,13 @@
 package io.tandem.bench;
 
+import io.tandem.cli.internal.JsonLinesOption;
 import io.tandem.neuro.BrunelNetwork;
 import io.tandem.neuro.SpikingNetwork;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,8 +52,8 @@ final class BrainCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = "--json", description = "Print one JSON object per result line and nothing else.")
-    boolean json;
+    @Mixin
+    JsonLinesOption output;
 
     @Override
     public Integer call() {
@@ -71,7 +73,7 @@ final class BrainCommand implements Callable<Integer> {
             long spikes = net.totalSpikes() - spikes0;
             double simS = simMs / 1000.0;
             double rate = spikes / (double) neurons / simS;
-            if (json) {
+            if (output.json()) {
                 out.printf(Locale.ROOT, "{\"bench\":\"brain\",\"neurons\":%d,\"synapses\":%d,\"sim_s\":%.3f,\"wall_s\":%.3f,"
                                 + "\"sim_s_per_wall_s\":%.4f,\"spikes\":%d,\"mean_rate_hz\":%.3f,\"threads\":%d,\"build_s\":%.3f}%n",
                         neurons, net.synapseCount(), simS, wallS, simS / wallS, spikes, rate, net.threads(), buildS);

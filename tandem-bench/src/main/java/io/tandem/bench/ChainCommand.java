@@ -53,8 +53,8 @@ final class ChainCommand implements Callable<Integer> {
         SolverSettings settings = options.settings(iterations);
         int steps = options.steps;
         boolean json = options.json;
-        int threads = options.threads;
-        SolverKind solver = options.solver;
+        int threads = options.threads();
+        SolverKind solver = options.solver();
         if (!subsystems.equals("chain") && !subsystems.equals("link")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--subsystems must be 'chain' or 'link', got '" + subsystems + "'");

@@ -1,10 +1,7 @@
 package io.tandem.bench;
 
-import java.io.BufferedReader;
+import io.tandem.cosim.process.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,25 +39,22 @@ final class ChildProcesses implements AutoCloseable {
     private final Thread hook;
     private boolean closed;
 
-    /** One child JVM. */
+    /** One child JVM ({@link ChildJvm}) and the lines it printed, in a queue ended by {@link #EOF}. */
     static final class Child {
         final String name;
-        final Process process;
+        final ChildJvm jvm;
         final Path log;
-        final OutputStream in;
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
-        Child(String name, Process process, Path log) {
+        private Child(String name, ChildJvm.Builder builder, Path log) {
             this.name = name;
-            this.process = process;
             this.log = log;
-            this.in = process.getOutputStream();
+            this.jvm = builder.stderrTo(log).tailLines(0).onLine(lines::add).onOutputEnd(() -> lines.add(EOF)).start();
         }
 
         /** Writes one command line. */
         void send(String line) throws IOException {
-            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-            in.flush();
+            jvm.send(line);
         }
 
         /**
@@ -75,9 +69,9 @@ final class ChildProcesses implements AutoCloseable {
                 throw new TimeoutException(name + " did not answer within " + timeoutMs + " ms" + logTail());
             }
             if (line.equals(EOF)) {
-                process.waitFor(5, TimeUnit.SECONDS);
-                throw new IllegalStateException(name + " exited" + (process.isAlive() ? "" : " with code "
-                        + process.exitValue()) + logTail());
+                jvm.waitFor(5_000);
+                throw new IllegalStateException(name + " exited" + (jvm.isAlive() ? "" : " with code "
+                        + jvm.process().exitValue()) + logTail());
             }
             return line;
         }
@@ -97,7 +91,7 @@ final class ChildProcesses implements AutoCloseable {
 
         /** @return the child's process id */
         long pid() {
-            return process.pid();
+            return jvm.pid();
         }
     }
 
@@ -117,57 +111,24 @@ final class ChildProcesses implements AutoCloseable {
     }
 
     /**
-     * Starts a child JVM running {@code mainClass} with this JVM's class path.
+     * Starts a child JVM running {@code mainClass} with this JVM's class path ({@link ChildJvm}:
+     * this JVM's {@code tandem.*} tuning carries over), many small JVMs on few cores: one GC
+     * thread, a small heap and stack. Its standard error goes to a log file.
      *
      * @param name       for messages and the log file
      * @param mainClass  the child's main class
      * @param properties system properties for the child (not modified)
      * @param args       its arguments (not modified)
      * @return the started child
+     * @throws java.io.UncheckedIOException when its JVM cannot be started
      */
-    Child start(String name, Class<?> mainClass, Map<String, String> properties, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("--add-exports");
-        cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        // many small JVMs on few cores: one GC thread, a small heap
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-Xmx256m");
-        cmd.add("-Xss512k");
-        for (Map.Entry<String, String> p : properties.entrySet()) {
-            cmd.add("-D" + p.getKey() + "=" + p.getValue());
-        }
-        // tuning given to the parent (tandem.*) applies to the children too
-        for (String key : System.getProperties().stringPropertyNames()) {
-            if ((key.startsWith("tandem.") || key.startsWith("org.slf4j.")) && !properties.containsKey(key)) {
-                cmd.add("-D" + key + "=" + System.getProperty(key));
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-        cmd.add(mainClass.getName());
-        cmd.addAll(args);
-        Path log = logDir.resolve(name + ".log");
-        Process process = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
-        Child child = new Child(name, process, log);
+    Child start(String name, Class<?> mainClass, Map<String, String> properties, List<String> args) {
+        ChildJvm.Builder b = ChildJvm.builder(name, mainClass.getName())
+                .jvmOptions(List.of("-XX:+UseSerialGC", "-Xmx256m", "-Xss512k")).args(args);
+        properties.forEach(b::property);
+        Child child = new Child(name, b, logDir.resolve(name + ".log"));
         children.add(child);
-        Thread reader = new Thread(() -> readLines(child), "tandem-bench-" + name + "-out");
-        reader.setDaemon(true);
-        reader.start();
         return child;
-    }
-
-    private static void readLines(Child child) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(child.process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                child.lines.add(line);
-            }
-        } catch (IOException e) {
-            // the child is gone
-        }
-        child.lines.add(EOF);
     }
 
     /** @param c closed on JVM exit (Ctrl-C) after the children are destroyed, unless {@link #close()} ran first */
@@ -188,18 +149,14 @@ final class ChildProcesses implements AutoCloseable {
         }
         closed = true;
         for (Child c : children) {
-            try {
-                c.in.close();
-            } catch (IOException e) {
-                // already gone
-            }
+            c.jvm.closeInput();
         }
         long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         for (Child c : children) {
             try {
                 long leftNs = deadlineNs - System.nanoTime();
-                if (leftNs <= 0 || !c.process.waitFor(leftNs, TimeUnit.NANOSECONDS)) {
-                    c.process.destroyForcibly();
+                if (leftNs <= 0 || !c.jvm.waitFor(TimeUnit.NANOSECONDS.toMillis(leftNs))) {
+                    c.jvm.kill();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -217,13 +174,11 @@ final class ChildProcesses implements AutoCloseable {
 
     private void destroyAll() {
         for (Child c : children) {
-            if (c.process.isAlive()) {
-                c.process.destroyForcibly();
-            }
+            c.jvm.kill();
         }
         for (Child c : children) {
             try {
-                c.process.waitFor(5, TimeUnit.SECONDS);
+                c.jvm.waitFor(5_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -7,6 +7,7 @@ import io.tandem.cle.SyncMode;
 import io.tandem.cle.experiment.ExperimentFile;
 import io.tandem.cle.experiment.ExperimentFileException;
 import io.tandem.cle.experiment.ExperimentRunner;
+import io.tandem.cli.internal.JsonLinesOption;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -64,8 +66,8 @@ final class CleBenchCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--json", description = "Print one JSON object per result line and nothing else.")
-    boolean json;
+    @Mixin
+    JsonLinesOption output;
 
     @Override
     public Integer call() {
@@ -123,7 +125,7 @@ final class CleBenchCommand implements Callable<Integer> {
                 double tf = TimeSyncSummary.median(r[3]);
                 double ratio = TimeSyncSummary.median(r[4]);
                 String m = mode.name().toLowerCase(Locale.ROOT);
-                if (json) {
+                if (output.json()) {
                     out.printf(Locale.ROOT, "{\"bench\":\"cle\",\"experiment\":\"%s\",\"mode\":\"%s\",\"runs\":%d,\"steps\":%d,"
                                     + "\"wall_ms_per_step\":%.4f,\"brain_ms_per_step\":%.4f,\"physics_ms_per_step\":%.4f,"
                                     + "\"tf_ms_per_step\":%.4f,\"wall_over_max_engine\":%.4f}%n",

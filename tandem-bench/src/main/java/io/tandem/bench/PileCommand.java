@@ -47,8 +47,8 @@ final class PileCommand implements Callable<Integer> {
         SolverSettings settings = options.settings(iterations);
         int steps = options.steps;
         boolean json = options.json;
-        int threads = options.threads;
-        SolverKind solver = options.solver;
+        int threads = options.threads();
+        SolverKind solver = options.solver();
         PhysicsModel model = PhysicsScenes.pile(perSide, 1.0 / 240, settings);
         PrintWriter out = spec.commandLine().getOut();
         double[] cpuMs = new double[runs];

@@ -66,16 +66,16 @@ final class ScalingCommand implements Callable<Integer> {
                 double wallMs = timing.wallMsPerStep();
                 double cpuMs = timing.cpuMsPerStep();
                 n[i] = sizes.get(i);
-                t[i] = options.threads > 1 ? wallMs : cpuMs;
+                t[i] = options.threads() > 1 ? wallMs : cpuMs;
                 if (options.json) {
                     out.printf(Locale.ROOT, "{\"scenario\":\"stir\",\"solver\":\"%s\",\"iterations\":%d,\"threads\":%d,\"spheres\":%d,"
                                     + "\"steps\":%d,\"ms_per_step\":%.3f,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f}%n",
-                            options.solver.name().toLowerCase(Locale.ROOT), iterations, options.threads, sizes.get(i), steps,
-                            t[i], cpuMs, wallMs);
+                            options.solver().name().toLowerCase(Locale.ROOT), iterations, options.threads(), sizes.get(i),
+                            steps, t[i], cpuMs, wallMs);
                 } else {
                     bar.done();
                     out.printf(Locale.ROOT, "N = %6d: %.2f ms/step (%s), %d contacts%n", sizes.get(i), t[i],
-                            options.threads > 1 ? "wall" : "CPU", e.contactCount());
+                            options.threads() > 1 ? "wall" : "CPU", e.contactCount());
                 }
                 out.flush();
             }

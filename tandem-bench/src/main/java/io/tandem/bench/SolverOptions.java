@@ -1,7 +1,9 @@
 package io.tandem.bench;
 
+import io.tandem.cli.internal.PhysicsSolverOptions;
 import io.tandem.physics.SolverKind;
 import io.tandem.physics.SolverSettings;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The solver, timing and output options every physics bench shares (a picocli mixin). */
@@ -9,18 +11,25 @@ final class SolverOptions {
     @Option(names = "--steps", defaultValue = "1000", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
     int steps;
 
-    @Option(names = "--solver", defaultValue = "SUB_ADMM",
-            description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).")
-    SolverKind solver;
-
-    @Option(names = "--threads", defaultValue = "1", description = "Solver threads (default: ${DEFAULT-VALUE}).")
-    int threads;
+    /** --solver and --threads, as tandem sim has them */
+    @Mixin
+    PhysicsSolverOptions physics;
 
     @Option(names = "--json", description = "Print one JSON object per run and nothing else.")
     boolean json;
 
+    /** @return the contact solver */
+    SolverKind solver() {
+        return physics.solver();
+    }
+
+    /** @return the solver's threads */
+    int threads() {
+        return physics.threads();
+    }
+
     /** @return settings for {@code iterations} with these options */
     SolverSettings settings(int iterations) {
-        return new SolverSettings(solver, iterations, SolverSettings.DEFAULT_KAPPA, 0, threads);
+        return new SolverSettings(physics.solver(), iterations, SolverSettings.DEFAULT_KAPPA, 0, physics.threads());
     }
 }

@@ -1,6 +1,7 @@
 package io.tandem.bench;
 
 import io.tandem.cli.TandemCli;
+import io.tandem.cli.internal.JsonLinesOption;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -79,8 +81,8 @@ final class WorldCommand implements Callable<Integer> {
             + " ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--json", description = "Print one JSON object per result line and nothing else.")
-    boolean json;
+    @Mixin
+    JsonLinesOption output;
 
     @Option(names = "--record", description = "Record every pose in both modes (a CSV in a temporary folder): the"
             + " secondaries then report every dynamic model each iteration, not just their performers'.")
@@ -138,7 +140,7 @@ final class WorldCommand implements Callable<Integer> {
                 }
                 alone.add(run(children, "standalone-" + r, a));
                 dist.add(run(children, "distributed-" + r, d));
-                if (!json) {
+                if (!output.json()) {
                     spec.commandLine().getErr().printf(Locale.ROOT, "run %d: standalone rtf %.2f, distributed rtf %.2f%n", r + 1,
                             alone.get(r).rtf(), dist.get(r).rtf());
                 }
@@ -149,7 +151,7 @@ final class WorldCommand implements Callable<Integer> {
             double dWhole = TimeSyncSummary.median(dist.stream().mapToDouble(Run::wholeRunRtf).toArray());
             double overhead = TimeSyncSummary.median(dist.stream().mapToDouble(Run::overheadUs).toArray());
             long handovers = dist.get(0).handovers();
-            if (json) {
+            if (output.json()) {
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"standalone\",\"iterations\":%d,\"runs\":%d,"
                         + "\"rtf\":%.4f,\"rtf_whole_run\":%.4f}%n", name, its, runs, a, aWhole);
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"distributed\",\"secondaries\":%d,"

@@ -1,10 +1,10 @@
 package io.tandem.neuro;
 
+import io.tandem.cosim.text.Suggestions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -232,38 +232,9 @@ public enum NodeModel {
 
     /** The candidate within edit distance 3 (case-insensitive) of {@code s}, or null. */
     static String closest(String s, List<String> candidates) {
-        String best = null;
-        int bestD = 4;
-        for (String c : candidates) {
-            String a = s.toLowerCase(Locale.ROOT);
-            String b = c.toLowerCase(Locale.ROOT);
-            // a longer spelling of a name ("V_thresh" for "V_th") counts as close
-            int d = a.startsWith(b) || b.startsWith(a) ? 1 : editDistance(a, b);
-            if (d < bestD) {
-                bestD = d;
-                best = c;
-            }
-        }
-        return best;
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
+        // a longer spelling of a name ("V_thresh" for "V_th") counts as close
+        return Suggestions.closest(s, candidates, 4,
+                (a, b) -> a.startsWith(b) || b.startsWith(a) ? 1 : Suggestions.editDistance(a, b));
     }
 
     @Override

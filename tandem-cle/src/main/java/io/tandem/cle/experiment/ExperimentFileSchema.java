@@ -6,6 +6,7 @@ import io.tandem.cle.internal.json.JsonValue.JsonBoolean;
 import io.tandem.cle.internal.json.JsonValue.JsonNumber;
 import io.tandem.cle.internal.json.JsonValue.JsonObject;
 import io.tandem.cle.internal.json.JsonValue.JsonString;
+import io.tandem.cosim.text.Suggestions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -502,40 +503,14 @@ final class ExperimentFileSchema {
 
     /** The candidate within edit distance 3 (case-insensitive; prefixes count as 1) of {@code s}, or null. */
     static String closest(String s, List<String> candidates) {
-        String best = null;
         // one- and two-letter names get no suggestion: every short name is "close"
-        int bestD = s.length() <= 2 ? 1 : Math.min(4, Math.max(2, s.length() / 2 + 1));
-        String a = s.toLowerCase(Locale.ROOT);
-        for (String c : candidates) {
-            String b = c.toLowerCase(Locale.ROOT);
+        int below = s.length() <= 2 ? 1 : Math.min(4, Math.max(2, s.length() / 2 + 1));
+        return Suggestions.closest(s, candidates, below, (a, b) -> {
             // a longer or shorter spelling counts as close, the nearer in length the closer
             boolean prefix = !a.isEmpty() && !b.isEmpty() && (a.startsWith(b) || b.startsWith(a));
-            int d = a.equals(b) ? 0 : prefix ? (Math.abs(a.length() - b.length()) <= 1 ? 1 : 2) : editDistance(a, b);
-            if (d < bestD) {
-                bestD = d;
-                best = c;
-            }
-        }
-        return best;
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
+            return a.equals(b) ? 0
+                    : prefix ? (Math.abs(a.length() - b.length()) <= 1 ? 1 : 2) : Suggestions.editDistance(a, b);
+        });
     }
 
     static String fmt(double v) {

@@ -13,6 +13,8 @@ import io.tandem.cle.device.PopulationRate;
 import io.tandem.cle.device.ScalarCommand;
 import io.tandem.cle.device.SpikeRecorder;
 import io.tandem.cle.device.TwistCommand;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 
 /*
  * Implementation notes.
@@ -115,7 +117,7 @@ final class DeviceCodec {
     }
 
     /** Writes what a mirror of {@code d} needs beyond its name and type (initial values, size). */
-    static void writeDescriptor(Device d, EngineProtocol.Writer w) {
+    static void writeDescriptor(Device d, FrameWriter w) {
         switch (typeId(d.getClass())) {
             case POISSON:
             case DC: {
@@ -148,7 +150,7 @@ final class DeviceCodec {
      * @param r      positioned at the descriptor
      * @return the device, at its time-0 values
      */
-    static Device readDescriptor(int id, String name, String engine, EngineProtocol.Reader r) {
+    static Device readDescriptor(int id, String name, String engine, FrameReader r) {
         switch (id) {
             case POISSON: {
                 double rate = r.getDouble();
@@ -172,7 +174,7 @@ final class DeviceCodec {
             case MODEL_POSE: return new ModelPose(name, engine);
             case JOINT_VELOCITY: return new JointVelocityCommand(name, engine);
             case TWIST: return new TwistCommand(name, engine);
-            case MULTIMETER: return new Multimeter(name, engine, r.getStrings(), MIRROR_SAMPLES);
+            case MULTIMETER: return new Multimeter(name, engine, EngineProtocol.getStrings(r), MIRROR_SAMPLES);
             default: throw new IllegalArgumentException("unknown device type id " + id);
         }
     }
@@ -201,7 +203,7 @@ final class DeviceCodec {
      * @param d  the device
      * @param w  the frame
      */
-    static void writeValue(int id, Device d, EngineProtocol.Writer w) {
+    static void writeValue(int id, Device d, FrameWriter w) {
         switch (id) {
             case POISSON:
             case DC: {
@@ -234,7 +236,7 @@ final class DeviceCodec {
                 w.putInt(c.height());
                 w.putLong(c.frameTimeNs());
                 byte[] img = c.image();
-                w.putBytes(img, 0, img.length);
+                w.putRaw(img, 0, img.length);
                 break;
             }
             case JOINT_STATE:
@@ -287,7 +289,7 @@ final class DeviceCodec {
      * @param r  positioned at the value
      * @throws IllegalArgumentException for a truncated value or a camera image of another size
      */
-    static void readValue(int id, Device d, EngineProtocol.Reader r) {
+    static void readValue(int id, Device d, FrameReader r) {
         switch (id) {
             case POISSON: {
                 ((PoissonSource) d).setRate(r.getDouble());
@@ -332,7 +334,7 @@ final class DeviceCodec {
                 }
                 long t = r.getLong();
                 byte[] back = c.backBuffer();
-                r.getBytes(back, 0, back.length);
+                r.getRaw(back, 0, back.length);
                 c.published(t);
                 break;
             }

@@ -1,11 +1,9 @@
 package io.tandem.cle.remote;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
+import io.tandem.cosim.spi.FrameErrors;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /*
@@ -37,7 +35,11 @@ import java.util.List;
  * its type id, a published flag and, when published, its value (DeviceCodec).
  */
 
-/** The remote-engine protocol: constants, and the frame writer and reader. Stateless. */
+/**
+ * The remote-engine protocol: constants, the frame header (checked by {@link #wrap}, written by
+ * {@link Outbox}) and its errors; bodies are written and read with tandem-cosim's
+ * {@link FrameWriter} and {@link FrameReader}. Stateless.
+ */
 final class EngineProtocol {
     /** the protocol version; frames of another version are refused naming both (2: generator windows, multimeter) */
     static final byte VERSION = 2;
@@ -60,8 +62,26 @@ final class EngineProtocol {
     /** the media type of every frame */
     static final String MEDIA_TYPE = "application/x-tandem-cle-engine";
 
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** how a malformed frame is reported: an IllegalArgumentException naming the frame's kind */
+    static final FrameErrors ERRORS = new FrameErrors() {
+        @Override
+        public RuntimeException truncated(FrameReader frame, String field, int needed) {
+            return new IllegalArgumentException("truncated remote-engine " + kindName(frame.type()) + " frame ("
+                    + frame.length() + " bytes)");
+        }
+
+        @Override
+        public RuntimeException trailingBytes(FrameReader frame) {
+            return new IllegalArgumentException(frame.remaining() + " unexpected bytes after a remote-engine "
+                    + kindName(frame.type()) + " frame");
+        }
+
+        @Override
+        public RuntimeException invalid(FrameReader frame, String field, long value) {
+            return new IllegalArgumentException("corrupt " + field + " " + value + " in a remote-engine "
+                    + kindName(frame.type()) + " frame");
+        }
+    };
 
     private EngineProtocol() {
     }
@@ -106,109 +126,95 @@ final class EngineProtocol {
         if (frame.length < HEADER || frame[0] != 'T' || frame[1] != 'C' || frame[2] != 'L') {
             return -1;
         }
-        return (long) LONG.get(frame, SEQ_OFFSET);
+        return FrameReader.longAt(frame, SEQ_OFFSET);
     }
 
     /**
-     * Writes frames into a growable buffer, then hands out a padded copy to publish. Allocates only
-     * when the buffer grows or a frame needs a padded length not seen among the last
+     * Checks a received frame's header and wraps the reader around its body (no copy); the
+     * reader's {@link FrameReader#type()} is the frame's kind. Does not allocate unless it throws.
+     *
+     * @param r     a reader with {@link #ERRORS}
+     * @param frame a received frame (not modified)
+     * @return r, positioned at the body
+     * @throws IllegalArgumentException for something that is not a frame of this version
+     */
+    static FrameReader wrap(FrameReader r, byte[] frame) {
+        if (frame.length < HEADER || frame[0] != 'T' || frame[1] != 'C' || frame[2] != 'L') {
+            throw new IllegalArgumentException("not a Tandem remote-engine frame (" + frame.length + " bytes)");
+        }
+        if (frame[3] != VERSION) {
+            throw new IllegalArgumentException("remote-engine protocol version " + frame[3] + " from the peer, this process"
+                    + " speaks version " + VERSION + ": run the same Tandem version on both sides");
+        }
+        int length = FrameReader.intAt(frame, LENGTH_OFFSET);
+        if (length < HEADER || length > frame.length) {
+            throw new IllegalArgumentException("remote-engine frame says " + length + " bytes but has " + frame.length);
+        }
+        return r.wrap(frame, 0, length, HEADER, frame[4]);
+    }
+
+    /** @return the sequence number of the frame {@code r} wraps ({@link #wrap}) */
+    static long seq(FrameReader r) {
+        return FrameReader.longAt(r.array(), SEQ_OFFSET);
+    }
+
+    /**
+     * Reads a count, then each string (allocates).
+     *
+     * @throws IllegalArgumentException for a count larger than the frame
+     */
+    static List<String> getStrings(FrameReader r) {
+        int n = r.getInt();
+        if (n < 0 || n > r.length()) {
+            throw r.invalid("string count", n);
+        }
+        List<String> l = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            l.add(r.getString());
+        }
+        return l;
+    }
+
+    /**
+     * Builds one frame at a time in a {@link FrameWriter}, then hands out a padded copy to publish.
+     * Allocates only when the writer grows or a frame needs a padded length not seen among the last
      * {@value #POOL} (the buffers are reused). Not thread-safe.
      */
-    static final class Writer {
+    static final class Outbox {
         private static final int POOL = 32;
-        private byte[] buf;
-        private int pos;
+        private final FrameWriter frame;
         private final int[] poolLengths = new int[POOL];
         private final byte[][] pool = new byte[POOL][];
         private int poolNext;
 
-        Writer(int capacity) {
-            buf = new byte[Math.max(HEADER, capacity)];
+        Outbox(int capacity) {
+            frame = new FrameWriter("remote-engine", Math.max(HEADER, capacity));
         }
 
-        /** Starts a frame (sequence number 0 until {@link #seq}). */
-        Writer begin(byte kind) {
-            pos = 0;
-            ensure(HEADER);
-            buf[0] = 'T';
-            buf[1] = 'C';
-            buf[2] = 'L';
-            buf[3] = VERSION;
-            buf[4] = kind;
-            pos = HEADER;
-            return this;
+        /**
+         * Starts a frame: its header, with length and sequence number 0 until {@link #seal} and
+         * {@link #seq}.
+         *
+         * @return the writer of its body
+         */
+        FrameWriter begin(byte kind) {
+            return frame.reset().putByte('T').putByte('C').putByte('L').putByte(VERSION).putByte(kind).putInt(0)
+                    .putLong(0);
         }
 
         /** @return the bytes written so far (the frame's length when sealed) */
         int position() {
-            return pos;
+            return frame.position();
         }
 
         /** Sets the frame's sequence number. */
         void seq(long seq) {
-            LONG.set(buf, SEQ_OFFSET, seq);
+            frame.setLong(SEQ_OFFSET, seq);
         }
 
         /** Overwrites a long already written at {@code at}. */
         void setLong(int at, long v) {
-            LONG.set(buf, at, v);
-        }
-
-        void putByte(int v) {
-            ensure(1);
-            buf[pos++] = (byte) v;
-        }
-
-        void putInt(int v) {
-            ensure(4);
-            INT.set(buf, pos, v);
-            pos += 4;
-        }
-
-        void putLong(long v) {
-            ensure(8);
-            LONG.set(buf, pos, v);
-            pos += 8;
-        }
-
-        /** Writes the raw bits, so every value (NaN payloads too) survives bitwise. */
-        void putDouble(double v) {
-            putLong(Double.doubleToRawLongBits(v));
-        }
-
-        void putBytes(byte[] b, int off, int len) {
-            ensure(len);
-            System.arraycopy(b, off, buf, pos, len);
-            pos += len;
-        }
-
-        /** Length-prefixed bytes (an encoded string kept by the caller). */
-        void putBlob(byte[] b) {
-            putInt(b.length);
-            putBytes(b, 0, b.length);
-        }
-
-        /** UTF-8, length-prefixed (allocates: not for per-step frames). */
-        void putString(String s) {
-            putBlob(s.getBytes(StandardCharsets.UTF_8));
-        }
-
-        /** A count, then each string (allocates). */
-        void putStrings(List<String> l) {
-            putInt(l.size());
-            for (String s : l) {
-                putString(s);
-            }
-        }
-
-        private void ensure(int n) {
-            if (pos + n > buf.length) {
-                long want = Math.max((long) pos + n, 2L * buf.length);
-                if (want > Integer.MAX_VALUE - 16) {
-                    throw new IllegalArgumentException("remote-engine frame too large: " + want + " bytes");
-                }
-                buf = Arrays.copyOf(buf, (int) want);
-            }
+            frame.setLong(at, v);
         }
 
         /**
@@ -219,8 +225,8 @@ final class EngineProtocol {
          * @return the bytes to publish
          */
         byte[] seal() {
-            int n = pos;
-            INT.set(buf, LENGTH_OFFSET, n);
+            int n = frame.position();
+            frame.setInt(LENGTH_OFFSET, n);
             int padded = paddedLength(n);
             byte[] out = null;
             for (int i = 0; i < POOL; i++) {
@@ -235,7 +241,7 @@ final class EngineProtocol {
                 poolLengths[poolNext] = padded;
                 poolNext = (poolNext + 1) % POOL;
             }
-            System.arraycopy(buf, 0, out, 0, n);
+            System.arraycopy(frame.array(), 0, out, 0, n);
             return out;
         }
 
@@ -244,134 +250,6 @@ final class EngineProtocol {
             int step = Math.max(64, Integer.highestOneBit(Math.max(1, n - 1)) >>> 3);
             long p = ((long) n + step - 1) / step * step;
             return (int) Math.min(p, Integer.MAX_VALUE - 8);
-        }
-    }
-
-    /**
-     * Reads one frame in place (no copy). {@link #wrap} checks the header; the getters throw
-     * {@link IllegalArgumentException} past the frame's end. Not thread-safe; allocates only in
-     * {@link #getString}.
-     */
-    static final class Reader {
-        private byte[] buf;
-        private int pos;
-        private int limit;
-        private byte kind;
-        private long seq;
-
-        /**
-         * @param frame a received frame (not modified)
-         * @return this, positioned at the body
-         * @throws IllegalArgumentException for something that is not a frame of this version
-         */
-        Reader wrap(byte[] frame) {
-            if (frame.length < HEADER || frame[0] != 'T' || frame[1] != 'C' || frame[2] != 'L') {
-                throw new IllegalArgumentException("not a Tandem remote-engine frame (" + frame.length + " bytes)");
-            }
-            if (frame[3] != VERSION) {
-                throw new IllegalArgumentException("remote-engine protocol version " + frame[3] + " from the peer, this process"
-                        + " speaks version " + VERSION + ": run the same Tandem version on both sides");
-            }
-            int length = (int) INT.get(frame, LENGTH_OFFSET);
-            if (length < HEADER || length > frame.length) {
-                throw new IllegalArgumentException("remote-engine frame says " + length + " bytes but has " + frame.length);
-            }
-            buf = frame;
-            limit = length;
-            kind = frame[4];
-            seq = (long) LONG.get(frame, SEQ_OFFSET);
-            pos = HEADER;
-            return this;
-        }
-
-        byte kind() {
-            return kind;
-        }
-
-        /** @return the frame last wrapped */
-        byte[] frame() {
-            return buf;
-        }
-
-        long seq() {
-            return seq;
-        }
-
-        /** @return whether the whole body was read */
-        boolean atEnd() {
-            return pos == limit;
-        }
-
-        /** @throws IllegalArgumentException when bytes are left after the body */
-        void expectEnd() {
-            if (pos != limit) {
-                throw new IllegalArgumentException((limit - pos) + " unexpected bytes after a remote-engine " + kindName(kind)
-                        + " frame");
-            }
-        }
-
-        private void need(int n) {
-            if (n < 0 || pos + n > limit) {
-                throw new IllegalArgumentException("truncated remote-engine " + kindName(kind) + " frame (" + limit + " bytes)");
-            }
-        }
-
-        byte getByte() {
-            need(1);
-            return buf[pos++];
-        }
-
-        int getInt() {
-            need(4);
-            int v = (int) INT.get(buf, pos);
-            pos += 4;
-            return v;
-        }
-
-        long getLong() {
-            need(8);
-            long v = (long) LONG.get(buf, pos);
-            pos += 8;
-            return v;
-        }
-
-        double getDouble() {
-            return Double.longBitsToDouble(getLong());
-        }
-
-        void getBytes(byte[] dst, int off, int len) {
-            need(len);
-            System.arraycopy(buf, pos, dst, off, len);
-            pos += len;
-        }
-
-        /** @return whether the next length-prefixed bytes equal {@code expected} (consumed either way) */
-        boolean blobEquals(byte[] expected) {
-            int n = getInt();
-            need(n);
-            boolean eq = Arrays.equals(buf, pos, pos + n, expected, 0, expected.length);
-            pos += n;
-            return eq;
-        }
-
-        String getString() {
-            int n = getInt();
-            need(n);
-            String s = new String(buf, pos, n, StandardCharsets.UTF_8);
-            pos += n;
-            return s;
-        }
-
-        List<String> getStrings() {
-            int n = getInt();
-            if (n < 0 || n > limit) {
-                throw new IllegalArgumentException("corrupt string count " + n + " in a remote-engine " + kindName(kind) + " frame");
-            }
-            List<String> l = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                l.add(getString());
-            }
-            return l;
         }
     }
 }

@@ -6,6 +6,8 @@ import io.tandem.cle.internal.SystemNanoClock;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,8 +66,8 @@ public final class EngineServer implements AutoCloseable {
     private final LongSupplier clock;
     private final DataPublisher replies;
     private final byte[] engineNameBytes;
-    private final EngineProtocol.Reader reader = new EngineProtocol.Reader();
-    private final EngineProtocol.Writer writer = new EngineProtocol.Writer(4096);
+    private final FrameReader reader = new FrameReader(EngineProtocol.ERRORS);
+    private final EngineProtocol.Outbox writer = new EngineProtocol.Outbox(4096);
     private final CompletableFuture<Result> done = new CompletableFuture<>();
     private final Set<Device> served = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Device> commandList = new ArrayList<>();
@@ -211,9 +213,9 @@ public final class EngineServer implements AutoCloseable {
             return;
         }
         long seq = EngineProtocol.peekSeq(frame);
-        EngineProtocol.Reader r;
+        FrameReader r;
         try {
-            r = reader.wrap(frame);
+            r = EngineProtocol.wrap(reader, frame);
         } catch (IllegalArgumentException e) {
             LOG.warn("Engine server [{}]: refused a request: {}", participant.name(), e.getMessage());
             if (seq >= 0) {
@@ -222,7 +224,7 @@ public final class EngineServer implements AutoCloseable {
             return;
         }
         try {
-            switch (r.kind()) {
+            switch (r.type()) {
                 case EngineProtocol.ATTACH:
                     attach(r);
                     break;
@@ -234,7 +236,7 @@ public final class EngineServer implements AutoCloseable {
                     engine.initialize();
                     engine.publishOutputs();
                     iteration = 0;
-                    sendValues(r.seq(), 0);
+                    sendValues(EngineProtocol.seq(r), 0);
                     break;
                 case EngineProtocol.STEP:
                     step(r);
@@ -247,23 +249,23 @@ public final class EngineServer implements AutoCloseable {
                     }
                     engine.publishOutputs();
                     iteration = 0;
-                    sendValues(r.seq(), 0);
+                    sendValues(EngineProtocol.seq(r), 0);
                     break;
                 case EngineProtocol.SHUTDOWN:
-                    shutdown(r.seq());
+                    shutdown(EngineProtocol.seq(r));
                     break;
                 default:
                     throw new IllegalArgumentException("engine server '" + participant.name() + "' got an unexpected "
-                            + EngineProtocol.kindName(r.kind()) + " frame");
+                            + EngineProtocol.kindName(r.type()) + " frame");
             }
         } catch (RuntimeException | Error e) {
             LOG.warn("Engine server [{}]: engine '{}' failed serving a {} request at sync iteration {}", participant.name(),
-                    engine.name(), EngineProtocol.kindName(r.kind()), iteration, e);
-            sendError(r.seq(), e.getMessage() == null ? e.toString() : e.getMessage());
+                    engine.name(), EngineProtocol.kindName(r.type()), iteration, e);
+            sendError(EngineProtocol.seq(r), e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 
-    private void attach(EngineProtocol.Reader r) {
+    private void attach(FrameReader r) {
         String who = r.getString();
         r.expectEnd();
         if (client != null && !client.equals(who)) {
@@ -271,22 +273,22 @@ public final class EngineServer implements AutoCloseable {
         }
         client = who;
         LOG.info("Engine server [{}]: client [{}] attached to engine '{}'", participant.name(), who, engine.name());
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.HELLO);
-        w.seq(r.seq());
+        FrameWriter w = writer.begin(EngineProtocol.HELLO);
+        writer.seq(EngineProtocol.seq(r));
         w.putString(engine.name());
         w.putString(participant.name());
         w.putLong(engine.timestepNs());
         w.putLong(engine.timeNs());
         w.putStrings(engine.deviceNames());
-        replies.publish(w.seal());
+        replies.publish(writer.seal());
     }
 
-    private void device(EngineProtocol.Reader r) {
+    private void device(FrameReader r) {
         String name = r.getString();
         byte id = r.getByte();
         r.expectEnd();
         Device d = engine.device(name, DeviceCodec.type(id));
-        EngineProtocol.Writer w;
+        FrameWriter w;
         if (d == null) {
             w = writer.begin(EngineProtocol.ABSENT);
         } else {
@@ -306,8 +308,8 @@ public final class EngineServer implements AutoCloseable {
             w.putByte(id);
             DeviceCodec.writeDescriptor(d, w);
         }
-        w.seq(r.seq());
-        replies.publish(w.seal());
+        writer.seq(EngineProtocol.seq(r));
+        replies.publish(writer.seal());
     }
 
     private static byte[] ids(Device[] ds) {
@@ -318,7 +320,7 @@ public final class EngineServer implements AutoCloseable {
         return ids;
     }
 
-    private void step(EngineProtocol.Reader r) {
+    private void step(FrameReader r) {
         long it = r.getLong();
         long durationNs = r.getLong();
         if (it != iteration + 1) {
@@ -348,14 +350,14 @@ public final class EngineServer implements AutoCloseable {
         long ns = clock.getAsLong() - t0;
         iteration = it;
         steps++;
-        sendValues(r.seq(), ns);
+        sendValues(EngineProtocol.seq(r), ns);
     }
 
     /** Answers with every reading device's value (latched: the published back buffer becomes the front). */
     private void sendValues(long seq, long advanceNs) {
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.VALUES);
-        w.seq(seq);
-        w.putBlob(engineNameBytes);
+        FrameWriter w = writer.begin(EngineProtocol.VALUES);
+        writer.seq(seq);
+        w.putBytes(engineNameBytes);
         w.putLong(iteration);
         w.putLong(engine.timeNs());
         w.putLong(advanceNs);
@@ -370,23 +372,23 @@ public final class EngineServer implements AutoCloseable {
                 w.putByte(0);
             }
         }
-        replies.publish(w.seal());
+        replies.publish(writer.seal());
     }
 
     private void sendError(long seq, String message) {
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.ERROR);
-        w.seq(seq);
+        FrameWriter w = writer.begin(EngineProtocol.ERROR);
+        writer.seq(seq);
         w.putString(message);
-        replies.publish(w.seal());
+        replies.publish(writer.seal());
     }
 
     private void shutdown(long seq) {
         LOG.info("Engine server [{}]: client [{}] shuts engine '{}' down after {} steps", participant.name(), client,
                 engine.name(), steps);
         closeEngine();
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.DONE);
-        w.seq(seq);
-        replies.publish(w.seal());
+        FrameWriter w = writer.begin(EngineProtocol.DONE);
+        writer.seq(seq);
+        replies.publish(writer.seal());
         done.complete(new Result(steps, client == null ? "" : client));
     }
 

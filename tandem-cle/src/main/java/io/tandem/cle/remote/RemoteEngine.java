@@ -8,6 +8,8 @@ import io.tandem.cosim.Registry;
 import io.tandem.cosim.process.ChildJvm;
 import io.tandem.cosim.pubsub.DataPublisher;
 import io.tandem.cosim.pubsub.PubSubSpec;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,8 +80,8 @@ public final class RemoteEngine implements Engine {
     private final long stepTimeoutNs;
     private final Registry hostedRegistry;
     private final ChildJvm process;
-    private final EngineProtocol.Writer writer = new EngineProtocol.Writer(4096);
-    private final EngineProtocol.Reader reader = new EngineProtocol.Reader();
+    private final EngineProtocol.Outbox writer = new EngineProtocol.Outbox(4096);
+    private final FrameReader reader = new FrameReader(EngineProtocol.ERRORS);
     private final AtomicReference<byte[]> replySlot = new AtomicReference<>();
     private volatile long awaitedSeq = -1;
     private volatile Thread waiter;
@@ -133,9 +135,9 @@ public final class RemoteEngine implements Engine {
     }
 
     private void attach(long timeoutNs) {
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.ATTACH);
+        FrameWriter w = writer.begin(EngineProtocol.ATTACH);
         w.putString(participant.name());
-        EngineProtocol.Reader r = call(timeoutNs, "attach");
+        FrameReader r = call(timeoutNs, "attach");
         expect(r, EngineProtocol.HELLO, "attach");
         String engine = r.getString();
         if (!engine.equals(name)) {
@@ -144,7 +146,7 @@ public final class RemoteEngine implements Engine {
         serverName = r.getString();
         timestepNs = r.getLong();
         timeNs = r.getLong();
-        deviceNames = List.copyOf(r.getStrings());
+        deviceNames = List.copyOf(EngineProtocol.getStrings(r));
         r.expectEnd();
         if (!participant.isParticipantConnected(serverName)) {
             onDisconnected(serverName);
@@ -207,14 +209,14 @@ public final class RemoteEngine implements Engine {
             throw new IllegalArgumentException("remote engine '" + name + "' serves devices by their concrete class (PoissonSource,"
                     + " CameraImage, ...), not " + type.getSimpleName());
         }
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.DEVICE);
+        FrameWriter w = writer.begin(EngineProtocol.DEVICE);
         w.putString(deviceName);
         w.putByte(id);
-        EngineProtocol.Reader r = call(stepTimeoutNs, "device request");
-        if (r.kind() == EngineProtocol.ABSENT) {
+        FrameReader r = call(stepTimeoutNs, "device request");
+        if (r.type() == EngineProtocol.ABSENT) {
             return null;
         }
-        if (r.kind() == EngineProtocol.ERROR) {
+        if (r.type() == EngineProtocol.ERROR) {
             throw new IllegalArgumentException(r.getString());
         }
         expect(r, EngineProtocol.DEVICE_FOUND, "device request");
@@ -254,9 +256,9 @@ public final class RemoteEngine implements Engine {
     @Override
     public void initialize() {
         writer.begin(EngineProtocol.INITIALIZE);
-        EngineProtocol.Reader r = call(stepTimeoutNs, "initialize");
+        FrameReader r = call(stepTimeoutNs, "initialize");
         expect(r, EngineProtocol.VALUES, "initialize");
-        pendingValues = r.frame();
+        pendingValues = r.array();
         iteration = 0;
         inputsEncoded = false;
     }
@@ -264,7 +266,7 @@ public final class RemoteEngine implements Engine {
     /** Captures the command devices' changed values into the next step's message (loop thread; allocates nothing). */
     @Override
     public void applyInputs() {
-        EngineProtocol.Writer w = writer.begin(EngineProtocol.STEP);
+        FrameWriter w = writer.begin(EngineProtocol.STEP);
         w.putLong(0); // iteration, set by advance
         w.putLong(0); // duration, set by advance
         w.putInt(commands.length);
@@ -299,9 +301,9 @@ public final class RemoteEngine implements Engine {
         if (quiet >= QUIET_MIN_NS) {
             participant.expectQuietFor(quiet - quiet / 4);
         }
-        EngineProtocol.Reader r = call(stepTimeoutNs, "step");
+        FrameReader r = call(stepTimeoutNs, "step");
         expect(r, EngineProtocol.VALUES, "step");
-        pendingValues = r.frame();
+        pendingValues = r.array();
         iteration++;
     }
 
@@ -313,9 +315,9 @@ public final class RemoteEngine implements Engine {
             return;
         }
         pendingValues = null;
-        EngineProtocol.Reader r = reader.wrap(f);
+        FrameReader r = EngineProtocol.wrap(reader, f);
         try {
-            if (!r.blobEquals(nameBytes)) {
+            if (!r.bytesEqual(nameBytes)) {
                 throw new IllegalArgumentException("the values are not engine '" + name + "''s");
             }
             long it = r.getLong();
@@ -349,9 +351,9 @@ public final class RemoteEngine implements Engine {
     @Override
     public void reset() {
         writer.begin(EngineProtocol.RESET);
-        EngineProtocol.Reader r = call(stepTimeoutNs, "reset");
+        FrameReader r = call(stepTimeoutNs, "reset");
         expect(r, EngineProtocol.VALUES, "reset");
-        pendingValues = r.frame();
+        pendingValues = r.array();
         iteration = 0;
         inputsEncoded = false;
         lastAdvanceNs = 0;
@@ -372,7 +374,7 @@ public final class RemoteEngine implements Engine {
         try {
             if (lostReason == null && !serverName.isEmpty()) {
                 writer.begin(EngineProtocol.SHUTDOWN);
-                EngineProtocol.Reader r = call(Math.min(stepTimeoutNs, SHUTDOWN_TIMEOUT_NS), "shutdown");
+                FrameReader r = call(Math.min(stepTimeoutNs, SHUTDOWN_TIMEOUT_NS), "shutdown");
                 expect(r, EngineProtocol.DONE, "shutdown");
             }
         } catch (RuntimeException e) {
@@ -401,7 +403,7 @@ public final class RemoteEngine implements Engine {
     }
 
     /** Sends the frame in the writer and waits for the answer with its sequence number. */
-    private EngineProtocol.Reader call(long timeoutNs, String what) {
+    private FrameReader call(long timeoutNs, String what) {
         if (closed && !"shutdown".equals(what)) {
             throw new IllegalStateException("remote engine '" + name + "' is closed");
         }
@@ -416,13 +418,13 @@ public final class RemoteEngine implements Engine {
         replySlot.set(null);
         requests.publish(frame);
         byte[] reply = await(s, timeoutNs, what);
-        EngineProtocol.Reader r;
+        FrameReader r;
         try {
-            r = reader.wrap(reply);
+            r = EngineProtocol.wrap(reader, reply);
         } catch (IllegalArgumentException e) {
             throw failure("the server's answer to the " + what + " is malformed: " + e.getMessage());
         }
-        if (r.kind() == EngineProtocol.ERROR && !"device request".equals(what)) {
+        if (r.type() == EngineProtocol.ERROR && !"device request".equals(what)) {
             String message = r.getString();
             throw failure("the server failed the " + what + (what.equals("step") ? " of sync iteration " + (iteration + 1) : "")
                     + ": " + message);
@@ -473,10 +475,10 @@ public final class RemoteEngine implements Engine {
         return serverName.isEmpty() ? "(not attached yet)" : serverName;
     }
 
-    private static void expect(EngineProtocol.Reader r, byte kind, String what) {
-        if (r.kind() != kind) {
+    private static void expect(FrameReader r, byte kind, String what) {
+        if (r.type() != kind) {
             throw new IllegalArgumentException("expected a " + EngineProtocol.kindName(kind) + " answer to the " + what + ", got a "
-                    + EngineProtocol.kindName(r.kind()));
+                    + EngineProtocol.kindName(r.type()));
         }
     }
 

@@ -15,7 +15,11 @@ import io.tandem.cle.device.PoissonSource;
 import io.tandem.cle.device.PopulationRate;
 import io.tandem.cle.device.SpikeRecorder;
 import io.tandem.cle.device.TwistCommand;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
+import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,20 +28,21 @@ import org.junit.jupiter.api.Test;
  * value written into a frame and read into a mirror built from the device's descriptor.
  */
 class DeviceCodecTest {
-    private final EngineProtocol.Writer writer = new EngineProtocol.Writer(16);
-    private final EngineProtocol.Reader reader = new EngineProtocol.Reader();
+    private final EngineProtocol.Outbox writer = new EngineProtocol.Outbox(16);
+    private final FrameReader reader = new FrameReader(EngineProtocol.ERRORS);
 
     /** Encodes d's descriptor and value; returns a reader at the mirror's descriptor, then the value. */
     private Device roundTrip(Device d) {
         byte id = DeviceCodec.typeId(d.getClass());
         assertThat(id).isPositive();
         assertThat(DeviceCodec.type(id)).isEqualTo(d.getClass());
-        writer.begin(EngineProtocol.VALUES).seq(42);
-        DeviceCodec.writeDescriptor(d, writer);
-        DeviceCodec.writeValue(id, d, writer);
+        FrameWriter w = writer.begin(EngineProtocol.VALUES);
+        writer.seq(42);
+        DeviceCodec.writeDescriptor(d, w);
+        DeviceCodec.writeValue(id, d, w);
         byte[] frame = writer.seal();
-        EngineProtocol.Reader r = reader.wrap(frame);
-        assertThat(r.seq()).isEqualTo(42);
+        FrameReader r = EngineProtocol.wrap(reader, frame);
+        assertThat(EngineProtocol.seq(r)).isEqualTo(42);
         Device mirror = DeviceCodec.readDescriptor(id, d.name(), "client", r);
         assertThat(mirror).isInstanceOf(d.getClass());
         assertThat(mirror.name()).isEqualTo(d.name());
@@ -183,9 +188,8 @@ class DeviceCodecTest {
         CameraImage d = new CameraImage("cam", "world", 4, 3);
         d.published(0);
         d.latch();
-        writer.begin(EngineProtocol.VALUES);
-        DeviceCodec.writeValue(DeviceCodec.CAMERA, d, writer);
-        EngineProtocol.Reader r = reader.wrap(writer.seal());
+        DeviceCodec.writeValue(DeviceCodec.CAMERA, d, writer.begin(EngineProtocol.VALUES));
+        FrameReader r = EngineProtocol.wrap(reader, writer.seal());
         assertThatThrownBy(() -> DeviceCodec.readValue(DeviceCodec.CAMERA, new CameraImage("cam", "client", 2, 2), r))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 x 2").hasMessageContaining("4 x 3");
     }
@@ -237,6 +241,61 @@ class DeviceCodecTest {
     }
 
     @Test
+    void valuesFrame_everyDeviceType_sameBytesAsProtocolVersion2Always() throws Exception {
+        PoissonSource poisson = new PoissonSource("eye", "brain", 1.0, 0.1, 5.0, Double.POSITIVE_INFINITY, 2.0);
+        poisson.setWindowMs(10.0, 20.5, 3.0);
+        DcSource dc = new DcSource("dc", "brain", -3.0);
+        dc.setAmplitude(Math.nextDown(2.0));
+        LeakyIntegrator leaky = new LeakyIntegrator("left_wheel_neuron", "brain");
+        leaky.publish(-64.123456789);
+        PopulationRate rate = new PopulationRate("rate", "brain");
+        rate.publish(Double.MIN_VALUE);
+        SpikeRecorder spikes = new SpikeRecorder("all_neurons", "brain", 2);
+        spikes.beginPublish();
+        for (int i = 0; i < 50; i++) {
+            spikes.publishSpike(i % 8, 1_000_000L * i + 100_000L);
+        }
+        Multimeter vm = new Multimeter("vm", "brain", List.of("V_m", "g_ex"), 2);
+        vm.beginPublish();
+        for (int i = 0; i < 30; i++) {
+            vm.publishSample(i % 5, 100_000L * (i / 5 + 1), new double[] {-70.0 + i * 1e-3, i == 7 ? Double.NaN : i}, 0);
+        }
+        CameraImage camera = new CameraImage("husky::base_link::camera", "world", 4, 3);
+        byte[] back = camera.backBuffer();
+        for (int i = 0; i < back.length; i++) {
+            back[i] = (byte) (i * 31 + 7);
+        }
+        camera.published(40_000_000L);
+        JointState joint = new JointState("husky::front_left_wheel_joint", "world");
+        joint.publish(1.25, -0.5);
+        ModelPose pose = new ModelPose("husky", "world");
+        pose.publish(0.1, -0.2, 0.3, Math.sqrt(0.5), 0, 0, -Math.sqrt(0.5));
+        JointVelocityCommand velocity = new JointVelocityCommand("husky::front_left_wheel_joint", "world");
+        velocity.setVelocity(-3.5);
+        TwistCommand twist = new TwistCommand("husky", "world");
+        twist.set(0.75, -1.0 / 3);
+        // the digest of each device's descriptor and value frame as this codec wrote them before
+        // its writer moved to tandem-cosim's FrameWriter; a change here changes the wire format
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        long seq = 1;
+        for (Device d : List.of(poisson, dc, leaky, rate, spikes, vm, camera, joint, pose, velocity, twist)) {
+            if (!d.isCommand()) {
+                d.latch();
+            }
+            FrameWriter w = writer.begin(EngineProtocol.VALUES);
+            writer.seq(seq++ << 40);
+            DeviceCodec.writeDescriptor(d, w);
+            DeviceCodec.writeValue(DeviceCodec.typeId(d.getClass()), d, w);
+            int length = writer.position();
+            byte[] frame = writer.seal();
+            sha.update(frame, 0, length);
+            sha.update((byte) (frame.length - length));
+        }
+        assertThat(HexFormat.of().formatHex(sha.digest()))
+                .isEqualTo("03fb971e3b3833aad0c4e584d5a1366aa90fdd298f8ed51d6bb70191a90abe7e");
+    }
+
+    @Test
     void typeId_abstractDevice_zero() {
         assertThat(DeviceCodec.typeId(Device.class)).isZero();
         assertThatThrownBy(() -> DeviceCodec.type(99)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("99");
@@ -244,16 +303,17 @@ class DeviceCodecTest {
 
     @Test
     void wrap_otherProtocolVersion_throwsNamingBothVersions() {
-        byte[] frame = writer.begin(EngineProtocol.HELLO).seal().clone();
+        writer.begin(EngineProtocol.HELLO);
+        byte[] frame = writer.seal().clone();
         frame[3] = (byte) (EngineProtocol.VERSION + 1);
-        assertThatThrownBy(() -> reader.wrap(frame)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> EngineProtocol.wrap(reader, frame)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("version " + (EngineProtocol.VERSION + 1)).hasMessageContaining("version " + EngineProtocol.VERSION);
     }
 
     @Test
     void getters_pastTheFrameEnd_throwTruncated() {
         writer.begin(EngineProtocol.VALUES).putInt(7);
-        EngineProtocol.Reader r = reader.wrap(writer.seal());
+        FrameReader r = EngineProtocol.wrap(reader, writer.seal());
         assertThat(r.getInt()).isEqualTo(7);
         // the padding after the frame is not readable
         assertThatThrownBy(r::getLong).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truncated");
@@ -261,11 +321,13 @@ class DeviceCodecTest {
 
     @Test
     void seal_reusedBuffersOfPaddedLength_atMostAnEighthLonger() {
-        byte[] a = writer.begin(EngineProtocol.STEP).seal();
-        byte[] b = writer.begin(EngineProtocol.STEP).seal();
+        writer.begin(EngineProtocol.STEP);
+        byte[] a = writer.seal();
+        writer.begin(EngineProtocol.STEP);
+        byte[] b = writer.seal();
         assertThat(b).isSameAs(a);
         for (int n : new int[] {1, 17, 64, 65, 513, 1000, 57_617, 1 << 20}) {
-            int p = EngineProtocol.Writer.paddedLength(n);
+            int p = EngineProtocol.Outbox.paddedLength(n);
             assertThat(p).isGreaterThanOrEqualTo(n).isLessThanOrEqualTo(Math.max(64, n + n / 8 + 64));
         }
     }

@@ -74,7 +74,7 @@ class RemoteEngineAllocationTest {
 
     /** The length of the brain's step request: header, iteration, duration, 3 Poisson values. */
     private static int requestFrameLength() {
-        return EngineProtocol.Writer.paddedLength(EngineProtocol.HEADER + 16 + 4 + 3 * (2 + 8));
+        return EngineProtocol.Outbox.paddedLength(EngineProtocol.HEADER + 16 + 4 + 3 * (2 + 8));
     }
 
     /** What publishing one frame of {@code length} bytes to a matched peer allocates on the publishing thread. */

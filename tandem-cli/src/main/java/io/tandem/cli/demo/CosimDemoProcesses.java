@@ -1,16 +1,13 @@
 package io.tandem.cli.demo;
 
-import io.tandem.cli.internal.CliSupport;
+import io.tandem.cli.TandemCli;
 import io.tandem.cli.internal.StopSignal;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantState;
 import io.tandem.cosim.Registry;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
+import io.tandem.cosim.process.ChildJvm;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -69,13 +66,18 @@ final class CosimDemoProcesses {
             controller.createSystemController().setWorkflowConfiguration(names);
             try {
                 for (int i = 0; i < n; i++) {
-                    children.add(Child.start(i, config, uri, simulation));
+                    children.add(new Child(i, config, uri, simulation));
                 }
                 failure = await(children, monitorLog, timeoutMs, stop);
             } finally {
                 for (Child c : children) {
-                    c.destroy();
+                    // as Ctrl-C would: SIGTERM, then SIGKILL after the grace period
+                    c.jvm.terminate(DESTROY_GRACE_MS);
                 }
+            }
+            if (Thread.interrupted()) {
+                // terminate() keeps the interrupt: end the run as an interrupted wait would
+                throw new InterruptedException("interrupted while ending the participants' JVMs");
             }
             seen = monitorLog.snapshot();
         } finally {
@@ -85,8 +87,8 @@ final class CosimDemoProcesses {
         }
         if (failure == null) {
             for (Child c : children) {
-                if (c.process.exitValue() != 0) {
-                    failure = c.name + " exited with code " + c.process.exitValue() + ": " + c.lastLine();
+                if (c.process().exitValue() != 0) {
+                    failure = c.name + " exited with code " + c.process().exitValue() + ": " + c.lastLine();
                     break;
                 }
             }
@@ -114,7 +116,7 @@ final class CosimDemoProcesses {
             throws InterruptedException {
         long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         for (Child c : children) {
-            CompletableFuture<Process> exit = c.process.onExit();
+            CompletableFuture<Process> exit = c.process().onExit();
             CompletableFuture.anyOf(exit, stop.requested()).orTimeout(Math.max(1, deadlineNs - System.nanoTime()),
                     TimeUnit.NANOSECONDS).exceptionally(t -> null).join();
             if (stop.isRequested()) {
@@ -123,8 +125,8 @@ final class CosimDemoProcesses {
             if (!exit.isDone()) {
                 return "timed out after " + timeoutMs + " ms waiting for " + c.name + " (" + c.lastLine() + ")";
             }
-            if (c.process.exitValue() != 0) {
-                return c.name + " exited with code " + c.process.exitValue() + ": " + c.lastLine();
+            if (c.process().exitValue() != 0) {
+                return c.name + " exited with code " + c.process().exitValue() + ": " + c.lastLine();
             }
         }
         // the monitor sees the last Shutdown just after the children exit
@@ -153,31 +155,26 @@ final class CosimDemoProcesses {
         }
     }
 
-    /** One participant's JVM and the lines it printed (read by a reader thread). */
+    /** One participant's JVM and every line it printed (collected by its output reader). */
     private static final class Child {
         final String name;
-        final Process process;
+        final ChildJvm jvm;
         final List<String> lines = new ArrayList<>();
-        final Thread reader;
 
-        private Child(String name, Process process) {
-            this.name = name;
-            this.process = process;
-            this.reader = new Thread(this::read, "tandem-demo-" + name + "-output");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Child start(int index, CosimDemoConfig config, String uri, String simulation) {
-            List<String> cmd = CliSupport.tandemJvm(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"),
-                    List.of("demo", "cosim", "--registry", uri, "--simulation", simulation, "--participant",
-                            CosimDemoConfig.participantName(index), "--duration-ms", CosimDemoReport.ms(config.durationNs()),
-                            "--step-sizes-ms", stepSizes(config)));
+        private Child(int index, CosimDemoConfig config, String uri, String simulation) {
+            this.name = CosimDemoConfig.participantName(index);
+            List<String> args = List.of("demo", "cosim", "--registry", uri, "--simulation", simulation, "--participant",
+                    name, "--duration-ms", CosimDemoReport.ms(config.durationNs()), "--step-sizes-ms", stepSizes(config));
             try {
-                return new Child(CosimDemoConfig.participantName(index),
-                        new ProcessBuilder(cmd).redirectErrorStream(true).start());
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the JVM of " + CosimDemoConfig.participantName(index), e);
+                this.jvm = ChildJvm.builder(name, TandemCli.class.getName())
+                        .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m")).args(args)
+                        .onLine(line -> {
+                            synchronized (lines) {
+                                lines.add(line);
+                            }
+                        }).start();
+            } catch (UncheckedIOException e) {
+                throw new UncheckedIOException("cannot start the JVM of " + name, e.getCause());
             }
         }
 
@@ -189,41 +186,13 @@ final class CosimDemoProcesses {
             return b.toString();
         }
 
-        private void read() {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (lines) {
-                        lines.add(line);
-                    }
-                }
-            } catch (IOException e) {
-                // the child is gone
-            }
+        Process process() {
+            return jvm.process();
         }
 
-        /** Ends the child: SIGTERM, then SIGKILL after a grace period; waits for its output. */
-        void destroy() throws InterruptedException {
-            if (process.isAlive()) {
-                process.toHandle().destroy(); // SIGTERM; Process.destroy() would also close its output
-                if (!process.waitFor(DESTROY_GRACE_MS, TimeUnit.MILLISECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(DESTROY_GRACE_MS, TimeUnit.MILLISECONDS);
-                }
-            }
-            reader.join(DESTROY_GRACE_MS);
-        }
-
+        /** @return the last non-blank line it printed, or "(no output)" */
         String lastLine() {
-            synchronized (lines) {
-                for (int i = lines.size() - 1; i >= 0; i--) {
-                    if (!lines.get(i).isBlank()) {
-                        return lines.get(i).trim();
-                    }
-                }
-            }
-            return "(no output)";
+            return jvm.lastLine();
         }
 
         List<StepLine> steps() {

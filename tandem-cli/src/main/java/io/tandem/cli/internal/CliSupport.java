@@ -66,32 +66,4 @@ public final class CliSupport {
             return null;
         }
     }
-
-    /**
-     * The command line of a child JVM running {@code tandem ARGS}: this JVM's {@code java} and
-     * class path (the test class path under Maven), the export Aeron needs, this JVM's
-     * {@code tandem.*} and {@code org.slf4j.*} properties (tuning and logging carry over), then
-     * {@code jvmOptions}. Allocates.
-     *
-     * @param jvmOptions options for the child JVM (heap, GC, JIT)
-     * @param args       the tandem command line
-     * @return the command, for a ProcessBuilder
-     */
-    public static java.util.List<String> tandemJvm(java.util.List<String> jvmOptions, java.util.List<String> args) {
-        java.util.List<String> cmd = new java.util.ArrayList<>();
-        cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("--add-exports");
-        cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        cmd.addAll(jvmOptions);
-        for (String key : System.getProperties().stringPropertyNames()) {
-            if (key.startsWith("tandem.") || key.startsWith("org.slf4j.")) {
-                cmd.add("-D" + key + "=" + System.getProperty(key));
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-        cmd.add(io.tandem.cli.TandemCli.class.getName());
-        cmd.addAll(args);
-        return cmd;
-    }
 }

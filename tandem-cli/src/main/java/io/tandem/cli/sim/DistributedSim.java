@@ -1,28 +1,25 @@
 package io.tandem.cli.sim;
 
+import io.tandem.cli.TandemCli;
 import io.tandem.cli.internal.CliSupport;
 import io.tandem.cli.internal.StopSignal;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.ParticipantNameTakenException;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.TandemException;
+import io.tandem.cosim.process.ChildJvm;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.PoseRecorder;
 import io.tandem.world.World;
 import io.tandem.world.distributed.DistributedPrimary;
 import io.tandem.world.distributed.DistributedRunException;
 import io.tandem.world.distributed.DistributedSecondary;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /*
@@ -44,6 +41,8 @@ final class DistributedSim {
     /** the simulation every process of a distributed world joins */
     static final String SIMULATION = "tandem-world";
     private static final long S = 1_000_000_000L;
+    /** how long a local secondary gets to exit after the run before it is killed, ms */
+    private static final long SECONDARY_EXIT_GRACE_MS = 3_000;
 
     private DistributedSim() {
     }
@@ -82,7 +81,7 @@ final class DistributedSim {
     static int primary(Options o, PoseRecorder recorder, PrintWriter out, PrintWriter err, StopSignal stop) {
         tuneTransport();
         Registry hosted = null;
-        List<Child> children = new ArrayList<>();
+        List<ChildJvm> children = new ArrayList<>();
         String registry = o.registry();
         try {
             if (registry == null) {
@@ -110,7 +109,7 @@ final class DistributedSim {
                     }
                 });
                 for (int i = 1; i <= o.localSecondaries(); i++) {
-                    children.add(Child.start("secondary-" + i, o, registry, err));
+                    children.add(startSecondary("secondary-" + i, o, registry, err));
                 }
                 List<String> names = primary.awaitSecondaries(o.startTimeoutS() * S);
                 err.println("secondaries: " + names);
@@ -167,8 +166,9 @@ final class DistributedSim {
             err.flush();
             return 1;
         } finally {
-            for (Child c : children) {
-                c.end();
+            for (ChildJvm c : children) {
+                // it exits by itself on the primary's stop: a little wait, then a kill
+                c.end(SECONDARY_EXIT_GRACE_MS);
             }
             if (hosted != null) {
                 hosted.close();
@@ -231,62 +231,28 @@ final class DistributedSim {
         }
     }
 
-    /** One local secondary's JVM; its output goes to the primary's error stream, prefixed. */
-    private static final class Child {
-        private final String name;
-        private final Process process;
-        private final Thread reader;
-
-        private Child(String name, Process process, PrintWriter err) {
-            this.name = name;
-            this.process = process;
-            this.reader = new Thread(() -> forward(err), "tandem-" + name + "-output");
-            reader.setDaemon(true);
-            reader.start();
+    /**
+     * Starts one local secondary's JVM; its output goes to the primary's error stream, prefixed
+     * with its name. It does not read its standard input: it exits by itself on the primary's stop.
+     */
+    private static ChildJvm startSecondary(String name, Options o, String registry, PrintWriter err) {
+        List<String> args = new ArrayList<>(List.of("sim", o.worldFile().toString(), "--network-role", "secondary",
+                "--name", name, "--registry", registry, "--start-timeout-s", Long.toString(o.startTimeoutS()),
+                "--solver", o.solverName(), "--solver-iterations", Integer.toString(o.solverIterations()),
+                "--threads", Integer.toString(o.threads())));
+        if (o.partition() != null) {
+            args.addAll(List.of("--partition", o.partition()));
         }
-
-        static Child start(String name, Options o, String registry, PrintWriter err) {
-            List<String> cmd = CliSupport.tandemJvm(List.of("-XX:+UseSerialGC"), List.of("sim", o.worldFile().toString(),
-                    "--network-role", "secondary", "--name", name, "--registry", registry, "--start-timeout-s",
-                    Long.toString(o.startTimeoutS()), "--solver", o.solverName(), "--solver-iterations",
-                    Integer.toString(o.solverIterations()), "--threads", Integer.toString(o.threads())));
-            if (o.partition() != null) {
-                cmd = new ArrayList<>(cmd);
-                cmd.addAll(List.of("--partition", o.partition()));
-            }
-            try {
-                return new Child(name, new ProcessBuilder(cmd).redirectErrorStream(true).start(), err);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the JVM of local secondary " + name, e);
-            }
-        }
-
-        private void forward(PrintWriter err) {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (err) {
-                        err.println("[" + name + "] " + line);
-                        err.flush();
-                    }
-                }
-            } catch (IOException e) {
-                // the child is gone
-            }
-        }
-
-        /** Waits a little for the child to exit (it does on the primary's stop), then kills it. */
-        void end() {
-            try {
-                if (!process.waitFor(3, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(3, TimeUnit.SECONDS);
-                }
-                reader.join(2_000);
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+        try {
+            return ChildJvm.builder(name, TandemCli.class.getName()).jvmOptions(List.of("-XX:+UseSerialGC")).args(args)
+                    .tailLines(0).onLine(line -> {
+                        synchronized (err) {
+                            err.println("[" + name + "] " + line);
+                            err.flush();
+                        }
+                    }).start();
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("cannot start the JVM of local secondary " + name, e.getCause());
         }
     }
 }

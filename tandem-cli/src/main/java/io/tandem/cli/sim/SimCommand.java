@@ -1,6 +1,6 @@
 package io.tandem.cli.sim;
 
-import io.tandem.physics.SolverKind;
+import io.tandem.cli.internal.PhysicsSolverOptions;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.PoseRecorder;
 import io.tandem.world.World;
@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -60,16 +61,13 @@ public final class SimCommand implements Callable<Integer> {
             + " events, to FILE (.csv or .jsonl).")
     Path record;
 
-    @Option(names = "--solver", description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).",
-            defaultValue = "SUB_ADMM")
-    SolverKind solver;
+    /** --solver and --threads */
+    @Mixin
+    PhysicsSolverOptions physics;
 
     @Option(names = "--solver-iterations", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).",
             defaultValue = "10")
     int solverIterations;
-
-    @Option(names = "--threads", description = "Solver threads (default: ${DEFAULT-VALUE}).", defaultValue = "1")
-    int threads;
 
     @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}); the physics is deterministic, the"
             + " seed is reported for the record.", defaultValue = "0")
@@ -190,7 +188,7 @@ public final class SimCommand implements Callable<Integer> {
         if (!(rtf >= 0) || Double.isInfinite(rtf)) {
             throw new ParameterException(spec.commandLine(), "--rtf must be a finite number >= 0, got " + rtf);
         }
-        if (threads < 1 || solverIterations < 1) {
+        if (physics.threads() < 1 || solverIterations < 1) {
             throw new ParameterException(spec.commandLine(), "--threads and --solver-iterations must be >= 1");
         }
         PoseRecorder.Format format = null;
@@ -210,18 +208,18 @@ public final class SimCommand implements Callable<Integer> {
             err.println("tandem sim: " + e.getMessage());
             return 1;
         }
-        SolverSettings kind = switch (solver) {
+        SolverSettings kind = switch (physics.solver()) {
             case SUB_ADMM -> SolverSettings.subAdmm(solverIterations);
             case PGS -> SolverSettings.pgs(solverIterations);
             case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(solverIterations);
         };
-        SolverSettings settings = kind.withThreads(threads);
+        SolverSettings settings = kind.withThreads(physics.threads());
         DistributedSim.Options options = null;
         if (role != null) {
             int local = localSecondaries == null ? 0 : localSecondaries;
             options = new DistributedSim.Options(world, w, settings, registry, partition,
                     networkSecondaries == null ? local : networkSecondaries, local, ackTimeoutMs, startTimeoutS, iterations, rtf,
-                    solver.name(), solverIterations, threads, sceneEvery(sceneHz, w.stepSizeNs()));
+                    physics.solver().name(), solverIterations, physics.threads(), sceneEvery(sceneHz, w.stepSizeNs()));
         }
         if ("secondary".equals(role)) {
             return DistributedSim.secondary(options, name != null ? name : defaultSecondaryName(), out, err);

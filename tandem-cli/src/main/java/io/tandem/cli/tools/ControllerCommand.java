@@ -1,7 +1,7 @@
 package io.tandem.cli.tools;
 
 import io.tandem.cli.internal.CliSupport;
-import io.tandem.cli.internal.RegistryUris;
+import io.tandem.cli.internal.RegistryOption;
 import io.tandem.cli.internal.StopSignal;
 import io.tandem.cli.internal.SystemWatch;
 import io.tandem.cosim.LifecycleService;
@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -63,9 +64,8 @@ public final class ControllerCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "NAME", description = "The required participants.")
     private List<String> required;
 
-    @Option(names = "--registry", paramLabel = "URI", defaultValue = RegistryUris.DEFAULT,
-            converter = RegistryUris.Connect.class, description = "Registry to connect to (default: ${DEFAULT-VALUE}).")
-    private String registry;
+    @Mixin
+    private RegistryOption registry;
 
     @Option(names = "--simulation", paramLabel = "NAME", defaultValue = "demo",
             description = "Simulation to run (default: ${DEFAULT-VALUE}).")
@@ -97,9 +97,9 @@ public final class ControllerCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (StopSignal stop = StopSignal.onShutdown();
-                Participant p = CliSupport.connect(spec, registry, simulation, name)) {
+                Participant p = CliSupport.connect(spec, registry.uri(), simulation, name)) {
             out.println("tandem controller: waiting for " + String.join(", ", names) + " in simulation '" + simulation
-                    + "' at " + registry + "; Ctrl-C stops the simulation");
+                    + "' at " + registry.uri() + "; Ctrl-C stops the simulation");
             out.flush();
             SystemWatch watch = SystemWatch.attach(p, out);
             List<String> all = new ArrayList<>(names);
@@ -126,7 +126,8 @@ public final class ControllerCommand implements Callable<Integer> {
             if (watch.selfError().isDone()) {
                 throw new TandemException(watch.selfError().join() + "; the simulation stopped in Error: "
                         + (p.isConnected() ? "restart the lost participant, or start a new run with this controller"
-                                : "restart the registry (tandem registry --listen " + registry + ") and the simulation"));
+                                : "restart the registry (tandem registry --listen " + registry.uri()
+                                        + ") and the simulation"));
             }
             if (last != ParticipantState.SHUTDOWN) {
                 throw new TandemException("the simulation did not shut down within " + SHUTDOWN_WAIT_MS

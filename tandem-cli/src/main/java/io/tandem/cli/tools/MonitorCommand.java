@@ -1,7 +1,7 @@
 package io.tandem.cli.tools;
 
 import io.tandem.cli.internal.CliSupport;
-import io.tandem.cli.internal.RegistryUris;
+import io.tandem.cli.internal.RegistryOption;
 import io.tandem.cli.internal.StopSignal;
 import io.tandem.cli.internal.SystemWatch;
 import io.tandem.cosim.Participant;
@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,9 +37,8 @@ public final class MonitorCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--registry", paramLabel = "URI", defaultValue = RegistryUris.DEFAULT,
-            converter = RegistryUris.Connect.class, description = "Registry to connect to (default: ${DEFAULT-VALUE}).")
-    private String registry;
+    @Mixin
+    private RegistryOption registry;
 
     @Option(names = "--simulation", paramLabel = "NAME", defaultValue = "demo",
             description = "Simulation to watch (default: ${DEFAULT-VALUE}).")
@@ -62,8 +62,8 @@ public final class MonitorCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         try (StopSignal stop = StopSignal.onShutdown();
-                Participant p = CliSupport.connect(spec, registry, simulation, name)) {
-            out.println("tandem monitor: watching simulation '" + simulation + "' at " + registry + " as '" + name
+                Participant p = CliSupport.connect(spec, registry.uri(), simulation, name)) {
+            out.println("tandem monitor: watching simulation '" + simulation + "' at " + registry.uri() + " as '" + name
                     + "'; Ctrl-C ends");
             out.flush();
             SystemWatch.attach(p, out);
@@ -76,7 +76,7 @@ public final class MonitorCommand implements Callable<Integer> {
             }
             if (lost.isDone() && !stop.isRequested()) {
                 throw new TandemException(lost.join() + "; nothing left to watch: restart the registry (tandem registry"
-                        + " --listen " + registry + ") and the simulation, then the monitor");
+                        + " --listen " + registry.uri() + ") and the simulation, then the monitor");
             }
             out.println("tandem monitor: stopped");
             out.flush();

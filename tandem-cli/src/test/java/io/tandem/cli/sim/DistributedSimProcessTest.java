@@ -3,7 +3,7 @@ package io.tandem.cli.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.cli.TandemCli;
-import io.tandem.cli.tools.ChildJvm;
+import io.tandem.cli.tools.TestChild;
 import io.tandem.cosim.Registry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -28,20 +28,20 @@ import org.junit.jupiter.api.io.TempDir;
 class DistributedSimProcessTest {
     private static final String RELAY = Path.of("../examples/worlds/relay.sdf").toString();
     private static final AtomicInteger PARTITIONS = new AtomicInteger();
-    private final List<ChildJvm> children = new ArrayList<>();
+    private final List<TestChild> children = new ArrayList<>();
 
     @TempDir
     Path tmp;
 
     @AfterEach
     void killChildren() throws InterruptedException {
-        for (ChildJvm c : children) {
+        for (TestChild c : children) {
             c.close();
         }
     }
 
-    private ChildJvm start(String name, String... args) throws Exception {
-        ChildJvm c = ChildJvm.tandem(name, args);
+    private TestChild start(String name, String... args) throws Exception {
+        TestChild c = TestChild.tandem(name, args);
         children.add(c);
         return c;
     }
@@ -54,7 +54,7 @@ class DistributedSimProcessTest {
     void primaryWithLocalSecondaries_recordBitwiseEqualToStandalone() throws Exception {
         Path dist = tmp.resolve("dist.csv");
         Path alone = tmp.resolve("alone.csv");
-        ChildJvm primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
+        TestChild primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
                 "--iterations", "2600", "--record", dist.toString());
         assertThat(primary.awaitExit(150_000)).as("primary; output:%n%s", primary.output()).isZero();
         assertThat(primary.output()).contains("world relay (distributed, 2 secondaries [secondary-1, secondary-2]): 2600 iterations",
@@ -66,8 +66,8 @@ class DistributedSimProcessTest {
     }
 
     /** A primary (paced to real time, so it runs until killed) and two secondaries on a registry of this JVM. */
-    private List<ChildJvm> startRun(Registry reg, String partition, int secondaries, String... primaryArgs) throws Exception {
-        List<ChildJvm> run = new ArrayList<>();
+    private List<TestChild> startRun(Registry reg, String partition, int secondaries, String... primaryArgs) throws Exception {
+        List<TestChild> run = new ArrayList<>();
         List<String> args = new ArrayList<>(List.of("sim", RELAY, "--network-role", "primary", "--network-secondaries",
                 Integer.toString(secondaries), "--registry", reg.uri(), "--partition", partition, "--iterations", "100000000",
                 "--rtf", "1"));
@@ -84,7 +84,7 @@ class DistributedSimProcessTest {
     @Test
     void killMinus9Secondary_othersExitWithin2sNamingItAndTheIteration() throws Exception {
         try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
-            List<ChildJvm> run = startRun(reg, partition(), 2);
+            List<TestChild> run = startRun(reg, partition(), 2);
             long killedAt = System.nanoTime();
             run.get(2).process.destroyForcibly();
             int primaryCode = run.get(0).awaitExit(10_000);
@@ -103,7 +103,7 @@ class DistributedSimProcessTest {
     @Test
     void hungSecondary_ackTimeoutEndsTheRunNamingItAndTheIteration() throws Exception {
         try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
-            List<ChildJvm> run = startRun(reg, partition(), 2, "--ack-timeout-ms", "400");
+            List<TestChild> run = startRun(reg, partition(), 2, "--ack-timeout-ms", "400");
             // SIGSTOP: the process hangs but its membership lingers until failure detection
             new ProcessBuilder("kill", "-STOP", Long.toString(run.get(2).process.pid())).start().waitFor();
             try {
@@ -122,7 +122,7 @@ class DistributedSimProcessTest {
     @Test
     void killMinus9Primary_secondariesExitWithin2sNamingItAndTheIteration() throws Exception {
         try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
-            List<ChildJvm> run = startRun(reg, partition(), 2);
+            List<TestChild> run = startRun(reg, partition(), 2);
             long killedAt = System.nanoTime();
             run.get(0).process.destroyForcibly();
             for (int i = 1; i <= 2; i++) {
@@ -139,8 +139,8 @@ class DistributedSimProcessTest {
     void lateSecondary_refusedWhileTheRunGoesOn_thenCtrlCEndsEveryoneCleanly() throws Exception {
         try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
             String partition = partition();
-            List<ChildJvm> run = startRun(reg, partition, 1);
-            ChildJvm late = start("late", "sim", RELAY, "--network-role", "secondary", "--name", "secondary-9",
+            List<TestChild> run = startRun(reg, partition, 1);
+            TestChild late = start("late", "sim", RELAY, "--network-role", "secondary", "--name", "secondary-9",
                     "--registry", reg.uri(), "--partition", partition);
             assertThat(late.awaitExit(30_000)).as("late; output:%n%s", late.output()).isEqualTo(1);
             assertThat(late.output()).contains("secondary 'secondary-9'", "[secondary-1]", "--network-secondaries 2");
@@ -173,8 +173,8 @@ class DistributedSimProcessTest {
     void worldControl_pauseStepResume_primaryAndSecondariesFollow() throws Exception {
         try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
             String partition = partition();
-            List<ChildJvm> run = startRun(reg, partition, 2);
-            ChildJvm primary = run.get(0);
+            List<TestChild> run = startRun(reg, partition, 2);
+            TestChild primary = run.get(0);
             assertThat(control(reg.uri(), partition, "pause")).isZero();
             // paused: two progress lines a second apart show the same iteration
             long[] last = {-1};

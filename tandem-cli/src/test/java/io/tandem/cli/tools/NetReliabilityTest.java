@@ -42,12 +42,12 @@ class NetReliabilityTest {
 
     @TempDir
     Path dir;
-    private final List<ChildJvm> children = new ArrayList<>();
+    private final List<TestChild> children = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (ChildJvm c : children) {
+        for (TestChild c : children) {
             c.close();
         }
         for (int i = closeables.size() - 1; i >= 0; i--) {
@@ -60,14 +60,14 @@ class NetReliabilityTest {
         return c;
     }
 
-    private ChildJvm child(ChildJvm c) {
+    private TestChild child(TestChild c) {
         children.add(c);
         return c;
     }
 
-    private ChildJvm demoParticipant(String uri, String simulation, String name, String stepSizes) throws IOException {
+    private TestChild demoParticipant(String uri, String simulation, String name, String stepSizes) throws IOException {
         // long enough that the test, not the end time, ends it
-        return child(ChildJvm.tandem(name, "demo", "cosim", "--registry", uri, "--simulation", simulation,
+        return child(TestChild.tandem(name, "demo", "cosim", "--registry", uri, "--simulation", simulation,
                 "--participant", name, "--step-sizes-ms", stepSizes, "--duration-ms", "100000000"));
     }
 
@@ -196,7 +196,7 @@ class NetReliabilityTest {
         rx.createDataSubscriber("in", PubSubSpec.of(TimestampedSenderMain.TOPIC, ""),
                 e -> check.accept(e.data(), e.timestampNs(), ts.now()));
         ts.setSimulationStepHandler((now, d) -> { }, MS);
-        ChildJvm sender = child(ChildJvm.start("sender", TimestampedSenderMain.class.getName(), registry.uri(), "seq",
+        TestChild sender = child(TestChild.start("sender", TimestampedSenderMain.class.getName(), registry.uri(), "seq",
                 "sender", Integer.toString(steps), Integer.toString(perStep)));
 
         ParticipantState end = lc.startLifecycle().get(90, TimeUnit.SECONDS);
@@ -234,9 +234,9 @@ class NetReliabilityTest {
                 stepping.complete(null);
             }
         });
-        ChildJvm p1 = demoParticipant(uri, "s1", "p1", "1,2,5");
-        ChildJvm p2 = demoParticipant(uri, "s1", "p2", "1,2,5");
-        ChildJvm p3 = demoParticipant(uri, "s1", "p3", "1,2,5");
+        TestChild p1 = demoParticipant(uri, "s1", "p1", "1,2,5");
+        TestChild p2 = demoParticipant(uri, "s1", "p2", "1,2,5");
+        TestChild p3 = demoParticipant(uri, "s1", "p3", "1,2,5");
         try {
             stepping.get(60, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
@@ -257,7 +257,7 @@ class NetReliabilityTest {
         assertThat(seen).filteredOn(l -> l.matches("(p1|p3|controller) ERROR .*"))
                 .allSatisfy(l -> assertThat(l).contains("participant 'p2' lost its connection"));
         // the coordinated ones stop, naming the lost participant, and exit: none hangs
-        for (ChildJvm p : List.of(p1, p3)) {
+        for (TestChild p : List.of(p1, p3)) {
             assertThat(p.awaitExit(20_000)).as("%s's exit code; its output:%n%s", p.name, p.output()).isEqualTo(1);
             assertThat(p.output()).contains(p.name + " stopped: participant 'p2' lost its connection")
                     .contains(p.name + " final state SHUTDOWN");
@@ -276,7 +276,7 @@ class NetReliabilityTest {
     void monitorAndController_registryKilled_exit1NamingTheRegistry() throws Exception {
         int port = freePort();
         String uri = "tandem://127.0.0.1:" + port;
-        ChildJvm registry = child(ChildJvm.tandem("registry", "registry", "--listen", uri, "--dir", dir.toString()));
+        TestChild registry = child(TestChild.tandem("registry", "registry", "--listen", uri, "--dir", dir.toString()));
         registry.awaitLine(l -> l.contains("listening on " + uri), 30_000);
         Controller monitor = tool("s1", List.of("monitor", "--registry", uri, "--simulation", "s1"));
         // the controller waits for a participant that never comes
@@ -316,13 +316,13 @@ class NetReliabilityTest {
     void registryRestart_afterCrash_oldRunFailsCleanlyAndNewRunStarts() throws Exception {
         int port = freePort();
         String uri = "tandem://127.0.0.1:" + port;
-        ChildJvm r1 = child(ChildJvm.tandem("registry-1", "registry", "--listen", uri, "--dir", dir.toString()));
+        TestChild r1 = child(TestChild.tandem("registry-1", "registry", "--listen", uri, "--dir", dir.toString()));
         r1.awaitLine(l -> l.contains("listening on " + uri), 30_000);
         Path driverDir = dir.resolve("registry-127.0.0.1-" + port);
         assertThat(driverDir).isDirectory();
         Controller controller = controller(uri, "s1", "p1", "p2");
-        ChildJvm p1 = demoParticipant(uri, "s1", "p1", "1,2");
-        ChildJvm p2 = demoParticipant(uri, "s1", "p2", "1,2");
+        TestChild p1 = demoParticipant(uri, "s1", "p1", "1,2");
+        TestChild p2 = demoParticipant(uri, "s1", "p2", "1,2");
         CompletableFuture<Void> stepping = new CompletableFuture<>();
         AtomicLong p2Steps = new AtomicLong();
         try (Participant observer = Participant.connect(uri, "s1", "observer")) {
@@ -335,7 +335,7 @@ class NetReliabilityTest {
 
             long killedAtNs = System.nanoTime();
             r1.process.destroyForcibly(); // SIGKILL: the driver directory stays behind
-            for (ChildJvm p : List.of(p1, p2)) {
+            for (TestChild p : List.of(p1, p2)) {
                 assertThat(p.awaitExit(30_000)).as("%s's exit code; its output:%n%s", p.name, p.output()).isEqualTo(1);
                 assertThat(p.output()).contains(p.name + " stopped: participant '").contains("lost its connection");
             }
@@ -346,7 +346,7 @@ class NetReliabilityTest {
         assertThat(driverDir).as("left by the crashed registry").isDirectory();
         Files.writeString(driverDir.resolve("left-by-the-crash"), "stale");
 
-        ChildJvm r2 = child(ChildJvm.tandem("registry-2", "registry", "--listen", uri, "--dir", dir.toString()));
+        TestChild r2 = child(TestChild.tandem("registry-2", "registry", "--listen", uri, "--dir", dir.toString()));
         r2.awaitLine(l -> l.contains("listening on " + uri), 30_000);
         assertThat(driverDir.resolve("left-by-the-crash")).as("cleaned by the new registry").doesNotExist();
         assertThat(quickRun(uri, "s1")).containsOnly(ParticipantState.SHUTDOWN);

@@ -23,8 +23,9 @@ import java.util.function.Consumer;
  * <p>Its command line is this JVM's {@code java}, the export Aeron needs
  * ({@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}), the builder's JVM options and
  * system properties, then this JVM's {@code tandem.*} and {@code org.slf4j.*} system properties
- * (tuning and logging carry over; one given explicitly wins), the class path (by default the test
- * class path under Maven, else this JVM's), the main class and its arguments.
+ * (tuning and logging carry over; one given explicitly wins; {@link Builder#inheritProperties}
+ * turns this off), the class path (by default the test class path under Maven, else this JVM's),
+ * the main class and its arguments.
  *
  * <p>Its output (standard output and error merged, unless {@link Builder#stderrTo} sends the
  * error stream to a file) is read line by line by a daemon thread, which hands each line to the
@@ -276,6 +277,7 @@ public final class ChildJvm implements AutoCloseable {
         private Runnable onEnd = () -> { };
         private Path stderr;
         private int tailLines = 40;
+        private boolean inheritProperties = true;
 
         private Builder(String name, String mainClass) {
             if (name == null || name.isBlank()) {
@@ -370,6 +372,18 @@ public final class ChildJvm implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param inherit whether the child gets this JVM's {@code tandem.*} and {@code org.slf4j.*}
+         *                system properties (default true); false gives it only the builder's
+         *                options and properties, e.g. for a test whose children must not depend
+         *                on properties that other tests of its JVM set
+         * @return this
+         */
+        public Builder inheritProperties(boolean inherit) {
+            inheritProperties = inherit;
+            return this;
+        }
+
         /** @return the command line the child runs */
         public List<String> command() {
             List<String> cmd = new ArrayList<>();
@@ -380,9 +394,11 @@ public final class ChildJvm implements AutoCloseable {
             for (Map.Entry<String, String> p : properties.entrySet()) {
                 cmd.add("-D" + p.getKey() + "=" + p.getValue());
             }
-            for (String key : System.getProperties().stringPropertyNames()) {
-                if ((key.startsWith("tandem.") || key.startsWith("org.slf4j.")) && !given(key)) {
-                    cmd.add("-D" + key + "=" + System.getProperty(key));
+            if (inheritProperties) {
+                for (String key : System.getProperties().stringPropertyNames()) {
+                    if ((key.startsWith("tandem.") || key.startsWith("org.slf4j.")) && !given(key)) {
+                        cmd.add("-D" + key + "=" + System.getProperty(key));
+                    }
                 }
             }
             cmd.add("-cp");

@@ -1,5 +1,7 @@
 package io.tandem.net.internal;
 
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import io.tandem.net.MalformedFrameException;
 import io.tandem.net.internal.ControlMessage.JoinCommit;
 import io.tandem.net.internal.ControlMessage.JoinRejected;
@@ -12,9 +14,7 @@ import io.tandem.net.internal.ControlMessage.MemberLeft;
 import io.tandem.net.internal.ControlMessage.RegistryInfo;
 import io.tandem.net.internal.ControlMessage.RejectReason;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /*
@@ -46,13 +46,12 @@ final class ControlCodec {
      * @return the frame as a new array
      */
     static byte[] encode(int version, ControlMessage m) {
-        ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(128);
-        FrameWriter w = new FrameWriter().wrap(buffer, 0);
+        FrameWriter w = new FrameWriter("Tandem", 128);
         if (m instanceof JoinRequest r) {
-            w.header(version, WireFormat.JOIN_REQUEST).putLong(r.nonce()).putString(r.simulationName())
+            WireFormat.putHeader(w, version, WireFormat.JOIN_REQUEST).putLong(r.nonce()).putString(r.simulationName())
                     .putString(r.participantName()).putString(r.home());
         } else if (m instanceof JoinReserved r) {
-            w.header(version, WireFormat.JOIN_RESERVED).putLong(r.nonce()).putString(r.simulationName())
+            WireFormat.putHeader(w, version, WireFormat.JOIN_RESERVED).putLong(r.nonce()).putString(r.simulationName())
                     .putString(r.aeronDirectory());
             putMember(w, r.self());
             w.putInt(r.members().size());
@@ -60,26 +59,27 @@ final class ControlCodec {
                 putMember(w, mi);
             }
         } else if (m instanceof JoinRejected r) {
-            w.header(version, WireFormat.JOIN_REJECTED).putLong(r.nonce()).putString(r.simulationName())
+            WireFormat.putHeader(w, version, WireFormat.JOIN_REJECTED).putLong(r.nonce()).putString(r.simulationName())
                     .putInt(r.reason().code).putString(r.message());
         } else if (m instanceof JoinCommit c) {
-            w.header(version, WireFormat.JOIN_COMMIT).putString(c.simulationName()).putInt(c.peerId())
+            WireFormat.putHeader(w, version, WireFormat.JOIN_COMMIT).putString(c.simulationName()).putInt(c.peerId())
                     .putString(c.udpEndpoint());
         } else if (m instanceof MemberJoined j) {
-            w.header(version, WireFormat.MEMBER_JOINED).putString(j.simulationName());
+            WireFormat.putHeader(w, version, WireFormat.MEMBER_JOINED).putString(j.simulationName());
             putMember(w, j.member());
         } else if (m instanceof LeaveRequest l) {
-            w.header(version, WireFormat.LEAVE_REQUEST).putString(l.simulationName()).putInt(l.peerId())
+            WireFormat.putHeader(w, version, WireFormat.LEAVE_REQUEST).putString(l.simulationName()).putInt(l.peerId())
                     .putLong(l.endPosition());
         } else if (m instanceof MemberLeft l) {
-            w.header(version, WireFormat.MEMBER_LEFT).putString(l.simulationName()).putInt(l.peerId())
+            WireFormat.putHeader(w, version, WireFormat.MEMBER_LEFT).putString(l.simulationName()).putInt(l.peerId())
                     .putString(l.participantName()).putBoolean(l.connectionLost()).putLong(l.endPosition());
         } else if (m instanceof RegistryInfo i) {
-            w.header(version, WireFormat.REGISTRY_INFO).putString(i.registryName()).putString(i.aeronDirectory());
+            WireFormat.putHeader(w, version, WireFormat.REGISTRY_INFO).putString(i.registryName())
+                    .putString(i.aeronDirectory());
         } else {
             throw new IllegalArgumentException("no codec for " + m.getClass().getName());
         }
-        return Arrays.copyOf(buffer.byteArray(), w.length());
+        return w.toByteArray();
     }
 
     private static void putMember(FrameWriter w, MemberInfo m) {
@@ -108,9 +108,8 @@ final class ControlCodec {
      * @throws MalformedFrameException                 if truncated, of a data-plane type, or invalid
      */
     static ControlMessage decode(byte[] frame, int offset, int length, int version, String from) {
-        UnsafeBuffer buffer = new UnsafeBuffer(frame, offset, length);
-        int type = WireFormat.checkHeader(buffer, 0, length, version, from);
-        FrameReader r = new FrameReader().wrap(buffer, 0, length, WireFormat.HEADER_LENGTH);
+        int type = WireFormat.checkHeader(new UnsafeBuffer(frame, offset, length), 0, length, version, from);
+        FrameReader r = new FrameReader(WireFormat.ERRORS).wrap(frame, offset, length, WireFormat.HEADER_LENGTH, type);
         ControlMessage m = switch (type) {
             case WireFormat.JOIN_REQUEST -> {
                 long nonce = r.getLong("nonce");

@@ -7,6 +7,7 @@ import io.aeron.driver.status.FlowControlReceivers;
 import io.aeron.driver.status.StreamCounter;
 import io.tandem.cosim.TandemException;
 import io.tandem.cosim.msg.CosimMessage;
+import io.tandem.cosim.spi.FrameWriter;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -117,9 +118,12 @@ final class FrameSender {
 
     /** per-thread encoding scratch */
     private static final class Scratch {
+        /** the fixed-size frames (NextSimTask, Hello) */
         final ExpandableArrayBuffer frame = new ExpandableArrayBuffer(256);
         final UnsafeBuffer chunkHeader = new UnsafeBuffer(new byte[MessageCodec.CHUNK_HEADER_LENGTH]);
-        final FrameWriter writer = new FrameWriter();
+        /** the message frames, and a view of its array to offer */
+        final FrameWriter writer = new FrameWriter("Tandem", 256);
+        final UnsafeBuffer message = new UnsafeBuffer(writer.array());
     }
 
     FrameSender(Publication publication, int version, SessionAgent agent, String owner) {
@@ -292,10 +296,12 @@ final class FrameSender {
             return;
         }
         Scratch s = SCRATCH.get();
-        int length = MessageCodec.encode(s.writer.wrap(s.frame, 0), version, destination, m);
+        int length = MessageCodec.encode(s.writer, version, destination, m);
+        // the writer's array, replaced when it grew
+        s.message.wrap(s.writer.array(), 0, length);
         int max = publication.maxMessageLength();
         if (length <= max) {
-            offer(destination, s.frame, 0, length, null, 0, 0);
+            offer(destination, s.message, 0, length, null, 0, 0);
             return;
         }
         // longer than one Aeron message: slices behind a chunk header, without copying the frame
@@ -304,7 +310,7 @@ final class FrameSender {
         for (int at = 0; at < length && !closed; at += slice) {
             int n = Math.min(slice, length - at);
             MessageCodec.putChunkHeader(s.chunkHeader, 0, version, destination, id, length, at);
-            offer(destination, s.chunkHeader, 0, MessageCodec.CHUNK_HEADER_LENGTH, s.frame, at, n);
+            offer(destination, s.chunkHeader, 0, MessageCodec.CHUNK_HEADER_LENGTH, s.message, at, n);
         }
     }
 

@@ -15,6 +15,8 @@ import io.tandem.cosim.msg.ServiceKind;
 import io.tandem.cosim.msg.StatusUpdate;
 import io.tandem.cosim.msg.SystemCommand;
 import io.tandem.cosim.msg.WorkflowConfiguration;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import io.tandem.net.MalformedFrameException;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,18 +65,19 @@ final class MessageCodec {
     /**
      * Encodes a message frame. Allocates only the UTF-8 bytes of strings.
      *
-     * @param w           writer wrapped around the destination buffer
+     * @param w           writer; reset, the frame starts at index 0 of its array
      * @param version     protocol version to write
      * @param destination receiver peer id or {@link #ALL_PEERS}
      * @param m           the message (not modified)
      * @return the frame length
      */
     static int encode(FrameWriter w, int version, int destination, CosimMessage m) {
+        w.reset();
         if (m instanceof DataMessage d) {
-            w.header(version, WireFormat.DATA_MESSAGE).putInt(destination)
+            WireFormat.putHeader(w, version, WireFormat.DATA_MESSAGE).putInt(destination)
                     .putInt(d.publisherId()).putLong(d.timestampNs()).putInt(d.targetSubscriberId()).putBytes(d.data());
         } else if (m instanceof ServiceAnnouncement a) {
-            w.header(version, WireFormat.SERVICE_ANNOUNCEMENT).putInt(destination)
+            WireFormat.putHeader(w, version, WireFormat.SERVICE_ANNOUNCEMENT).putInt(destination)
                     .putInt(serviceKindCode(a.kind())).putInt(a.serviceId()).putString(a.topic()).putString(a.mediaType())
                     .putInt(a.labels().size());
             for (MatchingLabel l : a.labels()) {
@@ -82,33 +85,35 @@ final class MessageCodec {
             }
             w.putInt(a.history());
         } else if (m instanceof LifecycleAnnouncement la) {
-            w.header(version, WireFormat.LIFECYCLE_ANNOUNCEMENT).putInt(destination)
+            WireFormat.putHeader(w, version, WireFormat.LIFECYCLE_ANNOUNCEMENT).putInt(destination)
                     .putInt(la.mode().code()).putBoolean(la.timeSyncActive());
         } else if (m instanceof StatusUpdate u) {
-            w.header(version, WireFormat.STATUS_UPDATE).putInt(destination).putInt(u.state().code()).putString(u.reason());
+            WireFormat.putHeader(w, version, WireFormat.STATUS_UPDATE).putInt(destination).putInt(u.state().code())
+                    .putString(u.reason());
         } else if (m instanceof WorkflowConfiguration wc) {
-            w.header(version, WireFormat.WORKFLOW_CONFIGURATION).putInt(destination)
+            WireFormat.putHeader(w, version, WireFormat.WORKFLOW_CONFIGURATION).putInt(destination)
                     .putInt(wc.requiredParticipantNames().size());
             for (String n : wc.requiredParticipantNames()) {
                 w.putString(n);
             }
         } else if (m instanceof SystemCommand c) {
-            w.header(version, WireFormat.SYSTEM_COMMAND).putInt(destination).putInt(systemCommandCode(c.kind()));
+            WireFormat.putHeader(w, version, WireFormat.SYSTEM_COMMAND).putInt(destination)
+                    .putInt(systemCommandCode(c.kind()));
         } else if (m instanceof RpcCall c) {
-            w.header(version, WireFormat.RPC_CALL).putInt(destination)
+            WireFormat.putHeader(w, version, WireFormat.RPC_CALL).putInt(destination)
                     .putInt(c.clientId()).putLong(c.callId()).putLong(c.timestampNs()).putBytes(c.data());
         } else if (m instanceof RpcResult r) {
-            w.header(version, WireFormat.RPC_RESULT).putInt(destination)
+            WireFormat.putHeader(w, version, WireFormat.RPC_RESULT).putInt(destination)
                     .putInt(r.clientId()).putLong(r.callId()).putLong(r.timestampNs()).putBoolean(r.serverFailed())
                     .putBytes(r.data());
         } else if (m instanceof BarrierRequest b) {
-            w.header(version, WireFormat.BARRIER_REQUEST).putInt(destination).putLong(b.barrierId());
+            WireFormat.putHeader(w, version, WireFormat.BARRIER_REQUEST).putInt(destination).putLong(b.barrierId());
         } else if (m instanceof BarrierReply b) {
-            w.header(version, WireFormat.BARRIER_REPLY).putInt(destination).putLong(b.barrierId());
+            WireFormat.putHeader(w, version, WireFormat.BARRIER_REPLY).putInt(destination).putLong(b.barrierId());
         } else {
             throw new IllegalArgumentException("no codec for " + m.getClass().getName());
         }
-        return w.length();
+        return w.position();
     }
 
     /**
@@ -182,15 +187,23 @@ final class MessageCodec {
 
     /**
      * Decodes a checked message frame ({@link #check} returned a {@link CosimMessage} type). Allocates
-     * the record.
+     * the record. A frame in a byte array is read in place; one in other memory (a term buffer) is
+     * first copied into the reader's {@link FrameReader#copyBuffer}.
      *
-     * @param r reusable reader
+     * @param r reusable reader, with {@link WireFormat#ERRORS}
      * @return the message
      * @throws MalformedFrameException if truncated, too long or holding an invalid value
      */
     static CosimMessage decode(FrameReader r, DirectBuffer buffer, int offset, int length) {
-        r.wrap(buffer, offset, length, BODY_OFFSET);
         int type = WireFormat.type(buffer, offset);
+        byte[] array = buffer.byteArray();
+        if (array != null) {
+            r.wrap(array, buffer.wrapAdjustment() + offset, length, BODY_OFFSET, type);
+        } else {
+            byte[] copy = r.copyBuffer(length);
+            buffer.getBytes(offset, copy, 0, length);
+            r.wrap(copy, 0, length, BODY_OFFSET, type);
+        }
         CosimMessage m;
         if (type == WireFormat.DATA_MESSAGE) {
             int publisherId = r.getInt("publisherId");

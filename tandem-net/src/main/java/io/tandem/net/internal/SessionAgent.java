@@ -8,6 +8,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.tandem.cosim.TandemException;
 import io.tandem.cosim.msg.CosimMessage;
+import io.tandem.cosim.spi.FrameReader;
 import io.tandem.cosim.spi.TransportListener;
 import io.tandem.net.internal.ControlMessage.JoinRejected;
 import io.tandem.net.internal.ControlMessage.JoinReserved;
@@ -132,7 +133,7 @@ final class SessionAgent implements Agent {
     private PeerLink[] linkArray = new PeerLink[0];
     private PeerLink polling;
     private boolean inBackPressurePoll;
-    private final FrameReader reader = new FrameReader();
+    private final FrameReader reader = new FrameReader(WireFormat.ERRORS);
     private final FragmentHandler peerHandler = this::onPeerFragment;
     private final FragmentHandler selfHandler = this::onSelfFragment;
     private long droppedFrames;

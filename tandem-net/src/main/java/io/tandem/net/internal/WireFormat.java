@@ -1,5 +1,8 @@
 package io.tandem.net.internal;
 
+import io.tandem.cosim.spi.FrameErrors;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import io.tandem.net.MalformedFrameException;
 import io.tandem.net.ProtocolVersionException;
 import java.nio.ByteOrder;
@@ -64,7 +67,41 @@ final class WireFormat {
     static final int MEMBER_LEFT = 38;
     static final int REGISTRY_INFO = 39;
 
+    /**
+     * How {@link FrameReader}s of both planes report a malformed frame: a
+     * {@link MalformedFrameException} naming the frame type, the field and the offset.
+     */
+    static final FrameErrors ERRORS = new FrameErrors() {
+        @Override
+        public RuntimeException truncated(FrameReader frame, String field, int needed) {
+            return new MalformedFrameException("truncated " + typeName(frame.type()) + " frame: " + field + " needs "
+                    + needed + " bytes at offset " + frame.position() + " but the frame has " + frame.remaining()
+                    + " left");
+        }
+
+        @Override
+        public RuntimeException trailingBytes(FrameReader frame) {
+            return new MalformedFrameException(typeName(frame.type()) + " frame has " + frame.remaining()
+                    + " bytes after its last field (frame length " + frame.length() + ")");
+        }
+
+        @Override
+        public RuntimeException invalid(FrameReader frame, String field, long value) {
+            return new MalformedFrameException("invalid " + field + " " + value + " in " + typeName(frame.type())
+                    + " frame at offset " + frame.position());
+        }
+    };
+
     private WireFormat() {
+    }
+
+    /**
+     * Writes the header at the writer's position. Does not allocate.
+     *
+     * @return the writer
+     */
+    static FrameWriter putHeader(FrameWriter w, int version, int type) {
+        return w.putInt(MAGIC).putShort(version).putShort(type);
     }
 
     /** Writes the header at {@code offset}. Does not allocate. */

@@ -18,10 +18,14 @@ import io.tandem.cosim.msg.ServiceKind;
 import io.tandem.cosim.msg.StatusUpdate;
 import io.tandem.cosim.msg.SystemCommand;
 import io.tandem.cosim.msg.WorkflowConfiguration;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import io.tandem.net.MalformedFrameException;
 import io.tandem.net.ProtocolVersionException;
 import java.lang.management.ManagementFactory;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import org.agrona.ExpandableArrayBuffer;
@@ -116,15 +120,36 @@ class MessageCodecTest {
         int length;
     }
 
+    /** Encodes m with a small writer holding other bytes (encode resets it); places the frame at OFFSET. */
     private static Frame encode(CosimMessage m, int version, int destination) {
         Frame f = new Frame();
-        f.length = MessageCodec.encode(new FrameWriter().wrap(f.buffer, OFFSET), version, destination, m);
+        FrameWriter w = new FrameWriter("Tandem", 16).putLong(-1);
+        f.length = MessageCodec.encode(w, version, destination, m);
+        f.buffer.putBytes(OFFSET, w.array(), 0, f.length);
         return f;
     }
 
     private static CosimMessage decode(Frame f, int length) {
         MessageCodec.check(f.buffer, OFFSET, length, WireFormat.VERSION, "peer 7");
-        return MessageCodec.decode(new FrameReader(), f.buffer, OFFSET, length);
+        return MessageCodec.decode(new FrameReader(WireFormat.ERRORS), f.buffer, OFFSET, length);
+    }
+
+    @Test
+    void decode_frameInAnArrayAtAnOffsetOrOffHeap_sameMessage() {
+        DataMessage m = new DataMessage(3, 4, new byte[] {5, 6, 7}, 8);
+        Frame f = encode(m, WireFormat.VERSION, 9);
+        byte[] array = new byte[f.length + 20];
+        f.buffer.getBytes(OFFSET, array, 11, f.length);
+        // in place: a view at an offset into an array
+        UnsafeBuffer view = new UnsafeBuffer(array, 4, array.length - 4);
+        FrameReader reader = new FrameReader(WireFormat.ERRORS);
+        assertThat(MessageCodec.decode(reader, view, 7, f.length)).usingRecursiveComparison().isEqualTo(m);
+        assertThat(reader.array()).isSameAs(array);
+        // off-heap (a term buffer): copied into the reader's buffer first
+        UnsafeBuffer direct = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(f.length + 3));
+        direct.putBytes(3, array, 11, f.length);
+        assertThat(MessageCodec.decode(reader, direct, 3, f.length)).usingRecursiveComparison().isEqualTo(m);
+        assertThat(reader.array()).isSameAs(reader.copyBuffer(f.length));
     }
 
     @Test
@@ -143,6 +168,36 @@ class MessageCodecTest {
             }
         }
         assertThat(types).isEqualTo(300 * 10);
+    }
+
+    /** the frame's bytes, from its header to its end */
+    private static byte[] bytes(Frame f) {
+        byte[] b = new byte[f.length];
+        f.buffer.getBytes(OFFSET, b);
+        return b;
+    }
+
+    @Test
+    void encode_dataMessage_exactBytes() {
+        Frame f = encode(new DataMessage(7, 0x0102030405060708L, new byte[] {(byte) 0xAB, 0}, 9), 2, 5);
+        // header: magic "TNDM", version 2, type 6; destination 5; publisher 7, timestamp, target 9, 2 bytes
+        assertThat(HexFormat.of().formatHex(bytes(f))).isEqualTo("544e444d" + "0200" + "0600" + "05000000" + "07000000"
+                + "0807060504030201" + "09000000" + "02000000" + "ab00");
+    }
+
+    @Test
+    void encode_generatedMessagesOfEveryType_sameBytesAsProtocolVersion2Always() throws Exception {
+        // a fixed seed (not SEED): the digest of 500 frames as this codec wrote them before the
+        // frame writer moved to tandem-cosim; a change here changes the wire format
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        Gen gen = new Gen(20260404L);
+        for (int round = 0; round < 50; round++) {
+            for (CosimMessage m : gen.everyType()) {
+                sha.update(bytes(encode(m, WireFormat.VERSION, round)));
+            }
+        }
+        assertThat(HexFormat.of().formatHex(sha.digest()))
+                .isEqualTo("993c71b94bd0b20504e98f5375bbc7958cb28dbc3abcf0a17eae5085098da855");
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.tandem.net.internal;
 
+import io.tandem.cosim.process.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -26,19 +26,17 @@ final class TestSupport {
     }
 
     /**
-     * Starts {@link RemoteParticipantMain} in a separate JVM on the test class path.
+     * Starts {@link RemoteParticipantMain} in a separate JVM on the test class path (the command
+     * line of {@link ChildJvm}, none of this JVM's properties: tests here set some).
      *
      * @param log  where its standard output and error go
      * @param args its arguments (mode, registry URI, simulation, name, ...)
      * @return the process
      */
     static Process spawnParticipant(Path log, String... args) throws IOException {
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", classpath, RemoteParticipantMain.class.getName()));
-        cmd.addAll(List.of(args));
+        List<String> cmd = ChildJvm.builder("participant", RemoteParticipantMain.class.getName())
+                .property("org.slf4j.simpleLogger.defaultLogLevel", "warn").inheritProperties(false)
+                .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")).args(List.of(args)).command();
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 }

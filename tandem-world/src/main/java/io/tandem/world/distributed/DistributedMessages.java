@@ -1,10 +1,10 @@
 package io.tandem.world.distributed;
 
+import io.tandem.cosim.spi.FrameErrors;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import io.tandem.physics.ContactWarmStart;
 import io.tandem.world.ModelState;
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +49,8 @@ final class DistributedMessages {
     private static final byte KIND_REFUSE = 5;
     private static final byte KIND_CONTROL = 6;
     private static final int MAX_COUNT = 1 << 24;
+    /** a truncated frame or bytes after it (the counts are checked here, naming what is wrong) */
+    private static final FrameErrors ERRORS = new MessageErrors("distributed-world message", "message");
 
     private DistributedMessages() {
     }
@@ -120,59 +122,63 @@ final class DistributedMessages {
     static byte[] encode(Message m) {
         // java 17: no pattern switch; the sealed interface keeps this list complete
         if (m instanceof Hello h) {
-            Writer w = new Writer(KIND_HELLO);
-            w.putString(h.secondary());
-            w.putString(h.world());
-            w.putString(h.worldDigest());
-            return w.bytes();
+            return begin(KIND_HELLO).putString(h.secondary()).putString(h.world()).putString(h.worldDigest())
+                    .toByteArray();
         }
         if (m instanceof Step s) {
-            Writer w = new Writer(KIND_STEP);
-            w.putLong(s.iteration());
-            w.putLong(s.simTimeNs());
-            w.putLong(s.stepSizeNs());
-            w.putByte((s.paused() ? 1 : 0) | (s.allStates() ? 2 : 0));
-            w.putStrings(s.secondaries());
-            w.putInt(s.affinity().size());
+            FrameWriter w = begin(KIND_STEP).putLong(s.iteration()).putLong(s.simTimeNs()).putLong(s.stepSizeNs())
+                    .putByte((s.paused() ? 1 : 0) | (s.allStates() ? 2 : 0)).putStrings(s.secondaries())
+                    .putInt(s.affinity().size());
             for (Affinities.Change c : s.affinity()) {
-                w.putString(c.performer());
-                w.putString(c.from() == null ? "" : c.from());
-                w.putString(c.to());
+                w.putString(c.performer()).putString(c.from() == null ? "" : c.from()).putString(c.to());
             }
             w.putStrings(s.release());
-            w.putHandovers(s.handovers());
-            w.putStrings(s.runtimePerformers());
-            return w.bytes();
+            putHandovers(w, s.handovers());
+            return w.putStrings(s.runtimePerformers()).toByteArray();
         }
         if (m instanceof Ack a) {
-            Writer w = new Writer(KIND_ACK);
-            w.putString(a.secondary());
-            w.putLong(a.iteration());
-            w.putLong(a.stepNs());
-            w.putInts(a.models());
-            w.putDoubles(a.values());
-            w.putHandovers(a.released());
-            return w.bytes();
+            FrameWriter w = begin(KIND_ACK).putString(a.secondary()).putLong(a.iteration()).putLong(a.stepNs())
+                    .putInt(a.models().length).putInts(a.models()).putInt(a.values().length).putDoubles(a.values());
+            putHandovers(w, a.released());
+            return w.toByteArray();
         }
         if (m instanceof Stop s) {
-            Writer w = new Writer(KIND_STOP);
-            w.putLong(s.iteration());
-            w.putByte(s.failed() ? 1 : 0);
-            w.putString(s.reason());
-            return w.bytes();
+            return begin(KIND_STOP).putLong(s.iteration()).putBoolean(s.failed()).putString(s.reason()).toByteArray();
         }
         if (m instanceof Refuse r) {
-            Writer w = new Writer(KIND_REFUSE);
-            w.putString(r.secondary());
-            w.putString(r.reason());
-            return w.bytes();
+            return begin(KIND_REFUSE).putString(r.secondary()).putString(r.reason()).toByteArray();
         }
         Control c = (Control) m;
-        Writer w = new Writer(KIND_CONTROL);
-        w.putByte(c.command().ordinal());
-        w.putLong(c.count());
-        w.putString(c.model());
-        return w.bytes();
+        return begin(KIND_CONTROL).putByte(c.command().ordinal()).putLong(c.count()).putString(c.model()).toByteArray();
+    }
+
+    /** @return a new writer holding the frame header: "TWD", the version, the kind */
+    private static FrameWriter begin(byte kind) {
+        return new FrameWriter("distributed-world", 256).putByte('T').putByte('W').putByte('D').putByte(VERSION)
+                .putByte(kind);
+    }
+
+    private static void putStates(FrameWriter w, List<ModelState> states) {
+        w.putInt(states.size());
+        for (ModelState s : states) {
+            w.putString(s.model());
+            w.putInt(s.links().length).putDoubles(s.links());
+            w.putInt(s.jointImpulses().length).putDoubles(s.jointImpulses());
+            w.putInt(s.motors().length).putDoubles(s.motors());
+            w.putInt(s.contacts().size());
+            for (ContactWarmStart c : s.contacts()) {
+                w.putLong(c.bodyA()).putInt(c.shapeA()).putLong(c.bodyB()).putInt(c.shapeB()).putInt(c.feature())
+                        .putDouble(c.normal()).putDouble(c.tangent1()).putDouble(c.tangent2());
+            }
+        }
+    }
+
+    private static void putHandovers(FrameWriter w, List<Handover> hs) {
+        w.putInt(hs.size());
+        for (Handover h : hs) {
+            w.putString(h.performer()).putStrings(h.levels());
+            putStates(w, h.models());
+        }
     }
 
     /**
@@ -189,37 +195,31 @@ final class DistributedMessages {
             throw new IllegalArgumentException("distributed-world protocol version " + frame[3] + " from the peer, this"
                     + " process speaks version " + VERSION + ": run the same Tandem version on every machine");
         }
-        ByteBuffer b = ByteBuffer.wrap(frame, 5, frame.length - 5).order(ByteOrder.LITTLE_ENDIAN);
-        try {
-            Message m = switch (frame[4]) {
-                case KIND_HELLO -> new Hello(string(b), string(b), string(b));
-                case KIND_STEP -> step(b);
-                case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), ints(b), doubles(b), handovers(b));
-                case KIND_STOP -> new Stop(b.getLong(), b.get() != 0, string(b));
-                case KIND_REFUSE -> new Refuse(string(b), string(b));
-                case KIND_CONTROL -> {
-                    int c = b.get();
-                    if (c < 0 || c >= Command.values().length) {
-                        throw new IllegalArgumentException("unknown control command " + c);
-                    }
-                    yield new Control(Command.values()[c], b.getLong(), string(b));
+        FrameReader b = new FrameReader(ERRORS).wrap(frame, 0, frame.length, 5, frame[4]);
+        Message m = switch (frame[4]) {
+            case KIND_HELLO -> new Hello(string(b), string(b), string(b));
+            case KIND_STEP -> step(b);
+            case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), ints(b), doubles(b), handovers(b));
+            case KIND_STOP -> new Stop(b.getLong(), b.getByte() != 0, string(b));
+            case KIND_REFUSE -> new Refuse(string(b), string(b));
+            case KIND_CONTROL -> {
+                int c = b.getByte();
+                if (c < 0 || c >= Command.values().length) {
+                    throw new IllegalArgumentException("unknown control command " + c);
                 }
-                default -> throw new IllegalArgumentException("unknown distributed-world message kind " + frame[4]);
-            };
-            if (b.hasRemaining()) {
-                throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the message");
+                yield new Control(Command.values()[c], b.getLong(), string(b));
             }
-            return m;
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("truncated distributed-world message (" + frame.length + " bytes)", e);
-        }
+            default -> throw new IllegalArgumentException("unknown distributed-world message kind " + frame[4]);
+        };
+        b.expectEnd();
+        return m;
     }
 
-    private static Step step(ByteBuffer b) {
+    private static Step step(FrameReader b) {
         long it = b.getLong();
         long t = b.getLong();
         long dt = b.getLong();
-        int flags = b.get();
+        int flags = b.getByte();
         boolean paused = (flags & 1) != 0;
         boolean allStates = (flags & 2) != 0;
         List<String> secondaries = strings(b);
@@ -235,7 +235,7 @@ final class DistributedMessages {
         return new Step(it, t, dt, paused, allStates, secondaries, aff, release, handovers, strings(b));
     }
 
-    private static int count(ByteBuffer b) {
+    private static int count(FrameReader b) {
         int n = b.getInt();
         if (n < 0 || n > MAX_COUNT || n > b.remaining()) {
             throw new IllegalArgumentException("bad element count " + n + ": a truncated or corrupt distributed-world message");
@@ -243,14 +243,14 @@ final class DistributedMessages {
         return n;
     }
 
-    private static String string(ByteBuffer b) {
+    private static String string(FrameReader b) {
         int n = count(b);
         byte[] s = new byte[n];
-        b.get(s);
+        b.getRaw(s, 0, n);
         return new String(s, StandardCharsets.UTF_8);
     }
 
-    private static List<String> strings(ByteBuffer b) {
+    private static List<String> strings(FrameReader b) {
         int n = count(b);
         List<String> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -259,7 +259,7 @@ final class DistributedMessages {
         return out;
     }
 
-    private static List<ModelState> states(ByteBuffer b) {
+    private static List<ModelState> states(FrameReader b) {
         int n = count(b);
         List<ModelState> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -284,7 +284,7 @@ final class DistributedMessages {
         return out;
     }
 
-    private static List<Handover> handovers(ByteBuffer b) {
+    private static List<Handover> handovers(FrameReader b) {
         int n = count(b);
         List<Handover> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -293,118 +293,23 @@ final class DistributedMessages {
         return out;
     }
 
-    private static int[] ints(ByteBuffer b) {
+    private static int[] ints(FrameReader b) {
         int n = b.getInt();
         if (n < 0 || n > b.remaining() / 4) {
             throw new IllegalArgumentException("bad index count " + n + ": a truncated or corrupt distributed-world message");
         }
         int[] v = new int[n];
-        b.asIntBuffer().get(v);
-        b.position(b.position() + 4 * n);
+        b.getInts(v);
         return v;
     }
 
-    private static double[] doubles(ByteBuffer b) {
+    private static double[] doubles(FrameReader b) {
         int n = b.getInt();
         if (n < 0 || n > b.remaining() / 8) {
             throw new IllegalArgumentException("bad value count " + n + ": a truncated or corrupt distributed-world message");
         }
         double[] d = new double[n];
-        b.asDoubleBuffer().get(d);
-        b.position(b.position() + 8 * n);
+        b.getDoubles(d);
         return d;
-    }
-
-    /** A growing little-endian buffer. */
-    private static final class Writer {
-        ByteBuffer buf = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
-
-        Writer(byte kind) {
-            buf.put((byte) 'T').put((byte) 'W').put((byte) 'D').put((byte) VERSION).put(kind);
-        }
-
-        void ensure(int n) {
-            if (buf.remaining() < n) {
-                ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n))
-                        .order(ByteOrder.LITTLE_ENDIAN);
-                buf.flip();
-                bigger.put(buf);
-                buf = bigger;
-            }
-        }
-
-        void putByte(int v) {
-            ensure(1);
-            buf.put((byte) v);
-        }
-
-        void putInt(int v) {
-            ensure(4);
-            buf.putInt(v);
-        }
-
-        void putLong(long v) {
-            ensure(8);
-            buf.putLong(v);
-        }
-
-        void putString(String s) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            ensure(4 + b.length);
-            buf.putInt(b.length).put(b);
-        }
-
-        void putStrings(List<String> s) {
-            putInt(s.size());
-            for (String x : s) {
-                putString(x);
-            }
-        }
-
-        void putInts(int[] v) {
-            ensure(4 + 4 * v.length);
-            buf.putInt(v.length);
-            buf.asIntBuffer().put(v);
-            buf.position(buf.position() + 4 * v.length);
-        }
-
-        void putDoubles(double[] d) {
-            ensure(4 + 8 * d.length);
-            buf.putInt(d.length);
-            buf.asDoubleBuffer().put(d);
-            buf.position(buf.position() + 8 * d.length);
-        }
-
-        void putStates(List<ModelState> states) {
-            putInt(states.size());
-            for (ModelState s : states) {
-                putString(s.model());
-                putDoubles(s.links());
-                putDoubles(s.jointImpulses());
-                putDoubles(s.motors());
-                putInt(s.contacts().size());
-                ensure(s.contacts().size() * CONTACT_BYTES);
-                for (ContactWarmStart c : s.contacts()) {
-                    buf.putLong(c.bodyA()).putInt(c.shapeA()).putLong(c.bodyB()).putInt(c.shapeB()).putInt(c.feature())
-                            .putDouble(c.normal()).putDouble(c.tangent1()).putDouble(c.tangent2());
-                }
-            }
-        }
-
-        void putHandovers(List<Handover> hs) {
-            putInt(hs.size());
-            for (Handover h : hs) {
-                putString(h.performer());
-                putStrings(h.levels());
-                putStates(h.models());
-            }
-        }
-
-        byte[] bytes() {
-            byte[] out = new byte[buf.position()];
-            buf.flip();
-            buf.get(out);
-            return out;
-        }
     }
 }

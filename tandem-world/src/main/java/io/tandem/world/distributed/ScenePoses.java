@@ -3,10 +3,10 @@ package io.tandem.world.distributed;
 import io.tandem.cosim.Participant;
 import io.tandem.cosim.pubsub.DataSubscriber;
 import io.tandem.cosim.pubsub.PubSubSpec;
+import io.tandem.cosim.spi.FrameErrors;
+import io.tandem.cosim.spi.FrameReader;
+import io.tandem.cosim.spi.FrameWriter;
 import io.tandem.world.Pose;
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +40,8 @@ public record ScenePoses(String world, long iteration, long simTimeNs, List<Stri
     public static final int POSE_VALUES = 7;
     static final int VERSION = 1;
     private static final Logger LOG = LoggerFactory.getLogger(ScenePoses.class);
+    /** a truncated frame or bytes after it (the counts are checked here, naming what is wrong) */
+    private static final FrameErrors ERRORS = new MessageErrors("scene message", "scene");
 
     /** Validates and copies. */
     public ScenePoses {
@@ -112,36 +114,9 @@ public record ScenePoses(String world, long iteration, long simTimeNs, List<Stri
 
     /** @return this scene encoded */
     byte[] encode() {
-        List<byte[]> names = new ArrayList<>(models.size() + loadedLevels.size() + 1);
-        int size = 4 + 8 + 8 + 4 + 4 + 8 * poses.length + 4;
-        byte[] w = world.getBytes(StandardCharsets.UTF_8);
-        size += 4 + w.length;
-        for (String m : models) {
-            byte[] b = m.getBytes(StandardCharsets.UTF_8);
-            names.add(b);
-            size += 4 + b.length;
-        }
-        for (String l : loadedLevels) {
-            byte[] b = l.getBytes(StandardCharsets.UTF_8);
-            names.add(b);
-            size += 4 + b.length;
-        }
-        ByteBuffer buf = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-        buf.put((byte) 'T').put((byte) 'W').put((byte) 'S').put((byte) VERSION);
-        buf.putInt(w.length).put(w);
-        buf.putLong(iteration).putLong(simTimeNs);
-        buf.putInt(models.size());
-        for (int i = 0; i < models.size(); i++) {
-            buf.putInt(names.get(i).length).put(names.get(i));
-        }
-        buf.putInt(poses.length);
-        buf.asDoubleBuffer().put(poses);
-        buf.position(buf.position() + 8 * poses.length);
-        buf.putInt(loadedLevels.size());
-        for (int i = models.size(); i < names.size(); i++) {
-            buf.putInt(names.get(i).length).put(names.get(i));
-        }
-        return Arrays.copyOf(buf.array(), buf.position());
+        return new FrameWriter("scene", 64 + 8 * poses.length).putByte('T').putByte('W').putByte('S').putByte(VERSION)
+                .putString(world).putLong(iteration).putLong(simTimeNs).putStrings(models)
+                .putInt(poses.length).putDoubles(poses).putStrings(loadedLevels).toByteArray();
     }
 
     /**
@@ -158,30 +133,23 @@ public record ScenePoses(String world, long iteration, long simTimeNs, List<Stri
             throw new IllegalArgumentException("scene message version " + frame[3] + ", this process reads version " + VERSION
                     + ": run the same Tandem version as the primary");
         }
-        ByteBuffer b = ByteBuffer.wrap(frame, 4, frame.length - 4).order(ByteOrder.LITTLE_ENDIAN);
-        try {
-            String world = string(b);
-            long iteration = b.getLong();
-            long simTimeNs = b.getLong();
-            List<String> models = strings(b);
-            int n = b.getInt();
-            if (n != POSE_VALUES * models.size() || n > b.remaining() / 8) {
-                throw new IllegalArgumentException("a scene of " + models.size() + " models with " + n + " pose values");
-            }
-            double[] poses = new double[n];
-            b.asDoubleBuffer().get(poses);
-            b.position(b.position() + 8 * n);
-            List<String> levels = strings(b);
-            if (b.hasRemaining()) {
-                throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the scene");
-            }
-            return new ScenePoses(world, iteration, simTimeNs, models, poses, levels);
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("truncated scene message (" + frame.length + " bytes)", e);
+        FrameReader b = new FrameReader(ERRORS).wrap(frame, 0, frame.length, 4, 0);
+        String world = string(b);
+        long iteration = b.getLong();
+        long simTimeNs = b.getLong();
+        List<String> models = strings(b);
+        int n = b.getInt();
+        if (n != POSE_VALUES * models.size() || n > b.remaining() / 8) {
+            throw new IllegalArgumentException("a scene of " + models.size() + " models with " + n + " pose values");
         }
+        double[] poses = new double[n];
+        b.getDoubles(poses);
+        List<String> levels = strings(b);
+        b.expectEnd();
+        return new ScenePoses(world, iteration, simTimeNs, models, poses, levels);
     }
 
-    private static List<String> strings(ByteBuffer b) {
+    private static List<String> strings(FrameReader b) {
         int n = b.getInt();
         if (n < 0 || n > b.remaining() / 4) {
             throw new IllegalArgumentException("bad name count " + n + ": a truncated or corrupt scene message");
@@ -193,13 +161,13 @@ public record ScenePoses(String world, long iteration, long simTimeNs, List<Stri
         return out;
     }
 
-    private static String string(ByteBuffer b) {
+    private static String string(FrameReader b) {
         int n = b.getInt();
         if (n < 0 || n > b.remaining()) {
             throw new IllegalArgumentException("bad name length " + n + ": a truncated or corrupt scene message");
         }
         byte[] s = new byte[n];
-        b.get(s);
+        b.getRaw(s, 0, n);
         return new String(s, StandardCharsets.UTF_8);
     }
 

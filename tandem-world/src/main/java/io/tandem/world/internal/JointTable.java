@@ -1,10 +1,10 @@
 package io.tandem.world.internal;
 
+import io.tandem.cosim.text.Suggestions;
 import io.tandem.world.World;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -74,23 +74,10 @@ public final class JointTable {
 
     /** ": close matches: a, b" (by edit distance), or the known names when few, or "". */
     public static String suggestions(String wanted, String[] known) {
-        List<String> close = new ArrayList<>();
-        String w = wanted.toLowerCase(Locale.ROOT);
-        int best = Integer.MAX_VALUE;
-        int[] distance = new int[known.length];
-        for (int i = 0; i < known.length; i++) {
-            String k = known[i].toLowerCase(Locale.ROOT);
-            distance[i] = k.contains(w) || w.contains(k) || tail(k).equals(tail(w)) ? 0 : editDistance(w, k);
-            best = Math.min(best, distance[i]);
-        }
-        int allowed = Math.max(2, wanted.length() / 4);
-        for (int d = 0; d <= allowed && close.size() < 5; d++) {
-            for (int i = 0; i < known.length && close.size() < 5; i++) {
-                if (distance[i] == d) {
-                    close.add(known[i]);
-                }
-            }
-        }
+        // a name inside the other, or the same joint of another model, is as close as the same name
+        List<String> close = Suggestions.ranked(wanted, known, Math.max(2, wanted.length() / 4), 5,
+                (w, k) -> k.contains(w) || w.contains(k) || tail(k).equals(tail(w)) ? 0
+                        : Suggestions.editDistance(w, k));
         if (!close.isEmpty()) {
             return "; close matches: " + String.join(", ", close);
         }
@@ -107,25 +94,5 @@ public final class JointTable {
     private static String tail(String scoped) {
         int i = scoped.lastIndexOf("::");
         return i < 0 ? scoped : scoped.substring(i + 2);
-    }
-
-    /** Levenshtein distance. */
-    public static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.physics.ContactWarmStart;
 import io.tandem.world.ModelState;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +51,42 @@ class DistributedMessagesTest {
             assertThat(got.motors()).containsExactly(-3.5, 12, 0, 0);
             assertThat(got.contacts()).isEqualTo(sent.contacts());
         }
+    }
+
+    @Test
+    void encode_stop_exactBytes() {
+        // "TWD" 5, kind 4, iteration, failed, reason
+        assertThat(HexFormat.of().formatHex(DistributedMessages.encode(new DistributedMessages.Stop(9, true, "x"))))
+                .isEqualTo("545744" + "05" + "04" + "0900000000000000" + "01" + "01000000" + "78");
+    }
+
+    @Test
+    void encode_everyKind_sameBytesAsProtocolVersion5Always() throws Exception {
+        // the digest of every kind as this codec wrote them before its writer moved to
+        // tandem-cosim's FrameWriter; a change here changes the wire format
+        List<ContactWarmStart> contacts = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            contacts.add(new ContactWarmStart(i, i % 3, i + 1, 0, i % 4, 0.5 * i, -1.0 / (i + 1), 1e-9 * i));
+        }
+        ModelState pile = new ModelState("pile", new double[13], new double[] {Double.NaN}, new double[] {1, 2}, contacts);
+        List<DistributedMessages.Message> all = List.of(
+                new DistributedMessages.Hello("secondary-1", "relay", "d1g3st"),
+                new DistributedMessages.Step(42, 42_000_000, 1_000_000, true, false, List.of("s1", "s2"),
+                        List.of(new Affinities.Change("perf_ä", null, "s1"), new Affinities.Change("p2", "s1", "s2")),
+                        List.of("p3"), List.of(new DistributedMessages.Handover("p2", List.of("level1"),
+                                List.of(state("vehicle", 4), state("ball", 1)))), List.of("crate_2")),
+                new DistributedMessages.Ack("s2", 7, 123, new int[] {4, 9, -1}, state("box", 2).links(),
+                        List.of(new DistributedMessages.Handover("p", List.of("l", "m"), List.of(pile)))),
+                new DistributedMessages.Stop(Long.MAX_VALUE, false, "finished after 3000 iterations"),
+                new DistributedMessages.Refuse("s3", "loaded world 'other'"),
+                new DistributedMessages.Control(DistributedMessages.Command.SET_PERFORMER, 0, "crate_9"),
+                new DistributedMessages.Control(DistributedMessages.Command.STEP, 5));
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        for (DistributedMessages.Message m : all) {
+            sha.update(DistributedMessages.encode(m));
+        }
+        assertThat(HexFormat.of().formatHex(sha.digest()))
+                .isEqualTo("a1167c0419ceb0e581edc0f8bb5773c9a496d6f80de3bb60e75ad88ef7f739c7");
     }
 
     @Test
