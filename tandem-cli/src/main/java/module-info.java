@@ -6,9 +6,9 @@
 module io.tandem.cli {
     requires io.tandem.cosim;
     requires io.tandem.net;
-    requires io.tandem.world;
+    requires transitive io.tandem.world;
     requires io.tandem.cle;
-    requires info.picocli;
+    requires transitive info.picocli;
 
     exports io.tandem.cli;
     exports io.tandem.cli.spi;
@@ -20,6 +20,7 @@ module io.tandem.cli {
     opens io.tandem.cli.sim to info.picocli;
     opens io.tandem.cli.cle to info.picocli;
     opens io.tandem.cli.internal to info.picocli;
+    opens io.tandem.cli.spi to info.picocli;
 
     uses io.tandem.cli.spi.CommandProvider;
 }

@@ -1,5 +1,11 @@
 package io.tandem.bench;
 
+import io.tandem.bench.cosim.PubSubCommand;
+import io.tandem.bench.cosim.TimeSyncCommand;
+import io.tandem.bench.physics.ChainCommand;
+import io.tandem.bench.physics.PileCommand;
+import io.tandem.bench.physics.ScalingCommand;
+import io.tandem.bench.physics.SolversCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

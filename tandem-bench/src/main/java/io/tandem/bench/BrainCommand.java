@@ -1,6 +1,6 @@
 package io.tandem.bench;
 
-import io.tandem.cli.internal.JsonLinesOption;
+import io.tandem.cli.spi.JsonLinesOption;
 import io.tandem.neuro.BrunelNetwork;
 import io.tandem.neuro.SpikingNetwork;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package io.tandem.bench;
 
+import io.tandem.bench.internal.Statistics;
 import io.tandem.cle.ClosedLoop;
 import io.tandem.cle.ProgressHandler;
 import io.tandem.cle.StepTimings;
@@ -7,7 +8,7 @@ import io.tandem.cle.SyncMode;
 import io.tandem.cle.experiment.ExperimentFile;
 import io.tandem.cle.experiment.ExperimentFileException;
 import io.tandem.cle.experiment.ExperimentRunner;
-import io.tandem.cli.internal.JsonLinesOption;
+import io.tandem.cli.spi.JsonLinesOption;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,11 +120,11 @@ final class CleBenchCommand implements Callable<Integer> {
                         r[4][i] = t.meanWallNs() / t.meanMaxEngineNs();
                     }
                 }
-                double wall = TimeSyncSummary.median(r[0]);
-                double brain = TimeSyncSummary.median(r[1]);
-                double physics = TimeSyncSummary.median(r[2]);
-                double tf = TimeSyncSummary.median(r[3]);
-                double ratio = TimeSyncSummary.median(r[4]);
+                double wall = Statistics.median(r[0]);
+                double brain = Statistics.median(r[1]);
+                double physics = Statistics.median(r[2]);
+                double tf = Statistics.median(r[3]);
+                double ratio = Statistics.median(r[4]);
                 String m = mode.name().toLowerCase(Locale.ROOT);
                 if (output.json()) {
                     out.printf(Locale.ROOT, "{\"bench\":\"cle\",\"experiment\":\"%s\",\"mode\":\"%s\",\"runs\":%d,\"steps\":%d,"

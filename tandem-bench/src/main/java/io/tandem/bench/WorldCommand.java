@@ -1,7 +1,9 @@
 package io.tandem.bench;
 
+import io.tandem.bench.internal.ChildProcesses;
+import io.tandem.bench.internal.Statistics;
 import io.tandem.cli.TandemCli;
-import io.tandem.cli.internal.JsonLinesOption;
+import io.tandem.cli.spi.JsonLinesOption;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -145,11 +147,11 @@ final class WorldCommand implements Callable<Integer> {
                             alone.get(r).rtf(), dist.get(r).rtf());
                 }
             }
-            double a = TimeSyncSummary.median(alone.stream().mapToDouble(Run::rtf).toArray());
-            double d = TimeSyncSummary.median(dist.stream().mapToDouble(Run::rtf).toArray());
-            double aWhole = TimeSyncSummary.median(alone.stream().mapToDouble(Run::wholeRunRtf).toArray());
-            double dWhole = TimeSyncSummary.median(dist.stream().mapToDouble(Run::wholeRunRtf).toArray());
-            double overhead = TimeSyncSummary.median(dist.stream().mapToDouble(Run::overheadUs).toArray());
+            double a = Statistics.median(alone.stream().mapToDouble(Run::rtf).toArray());
+            double d = Statistics.median(dist.stream().mapToDouble(Run::rtf).toArray());
+            double aWhole = Statistics.median(alone.stream().mapToDouble(Run::wholeRunRtf).toArray());
+            double dWhole = Statistics.median(dist.stream().mapToDouble(Run::wholeRunRtf).toArray());
+            double overhead = Statistics.median(dist.stream().mapToDouble(Run::overheadUs).toArray());
             long handovers = dist.get(0).handovers();
             if (output.json()) {
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"standalone\",\"iterations\":%d,\"runs\":%d,"

@@ -1,6 +1,6 @@
 package io.tandem.cli.sim;
 
-import io.tandem.cli.internal.PhysicsSolverOptions;
+import io.tandem.cli.spi.PhysicsSolverOptions;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.PoseRecorder;
 import io.tandem.world.World;

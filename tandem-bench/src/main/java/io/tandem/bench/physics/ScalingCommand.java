@@ -1,0 +1,112 @@
+package io.tandem.bench.physics;
+
+import io.tandem.bench.internal.ProgressBar;
+import io.tandem.physics.PhysicsEngine;
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.PhysicsState;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tandem bench scaling}: time per step of the stir scene against the number of spheres,
+ * with a least-squares line t = a + b N and its R^2. Single runs after a short warm-up per size.
+ */
+@Command(name = "scaling", mixinStandardHelpOptions = true,
+        description = "Time per step of the stir scene vs. sphere count, with a linear fit and R^2.")
+public final class ScalingCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--scenario", defaultValue = "stir", description = "stir (default: ${DEFAULT-VALUE}).")
+    String scenario;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "1000,2000,4000,6000,8000,10000",
+            description = "Sphere counts (default: ${DEFAULT-VALUE}).")
+    List<Integer> sizes;
+
+    @Option(names = "--iterations", defaultValue = "30", description = "Solver iterations (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Mixin
+    SolverOptions options;
+
+    @Override
+    public Integer call() {
+        if (!scenario.equals("stir")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "only the stir scenario scales: got '" + scenario + "'");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        int steps = options.steps == 1000 ? 120 : options.steps;
+        double[] n = new double[sizes.size()];
+        double[] t = new double[sizes.size()];
+        // one warm-up for the JIT before any size is timed (else the first size pays for it)
+        PhysicsModel warm = PhysicsScenes.stir(sizes.get(0), 1.0 / 240, options.settings(iterations));
+        PhysicsState ws = warm.newState();
+        try (PhysicsEngine e = new PhysicsEngine(warm)) {
+            for (int k = 0; k < 150; k++) {
+                e.step(ws);
+            }
+        }
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "scaling", sizes.size(), !options.json);
+        for (int i = 0; i < sizes.size(); i++) {
+            bar.update(i);
+            PhysicsModel m = PhysicsScenes.stir(sizes.get(i), 1.0 / 240, options.settings(iterations));
+            PhysicsState s = m.newState();
+            try (PhysicsEngine e = new PhysicsEngine(m)) {
+                for (int k = 0; k < 20; k++) {
+                    e.step(s);
+                }
+                StepTiming timing = StepTiming.measure(e, s, steps);
+                double wallMs = timing.wallMsPerStep();
+                double cpuMs = timing.cpuMsPerStep();
+                n[i] = sizes.get(i);
+                t[i] = options.threads() > 1 ? wallMs : cpuMs;
+                if (options.json) {
+                    out.printf(Locale.ROOT, "{\"scenario\":\"stir\",\"solver\":\"%s\",\"iterations\":%d,\"threads\":%d,\"spheres\":%d,"
+                                    + "\"steps\":%d,\"ms_per_step\":%.3f,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f}%n",
+                            options.solver().name().toLowerCase(Locale.ROOT), iterations, options.threads(), sizes.get(i),
+                            steps, t[i], cpuMs, wallMs);
+                } else {
+                    bar.done();
+                    out.printf(Locale.ROOT, "N = %6d: %.2f ms/step (%s), %d contacts%n", sizes.get(i), t[i],
+                            options.threads() > 1 ? "wall" : "CPU", e.contactCount());
+                }
+                out.flush();
+            }
+        }
+        // least squares t = a + b N
+        int k = n.length;
+        double mn = 0;
+        double mt = 0;
+        for (int i = 0; i < k; i++) {
+            mn += n[i] / k;
+            mt += t[i] / k;
+        }
+        double sxy = 0;
+        double sxx = 0;
+        double syy = 0;
+        for (int i = 0; i < k; i++) {
+            sxy += (n[i] - mn) * (t[i] - mt);
+            sxx += (n[i] - mn) * (n[i] - mn);
+            syy += (t[i] - mt) * (t[i] - mt);
+        }
+        double b = sxx > 0 ? sxy / sxx : 0;
+        double a = mt - b * mn;
+        double r2 = sxx > 0 && syy > 0 ? sxy * sxy / (sxx * syy) : 1;
+        if (options.json) {
+            out.printf(Locale.ROOT, "{\"scenario\":\"stir\",\"fit\":\"linear\",\"intercept_ms\":%.4f,\"us_per_sphere\":%.4f,\"r2\":%.5f}%n",
+                    a, b * 1e3, r2);
+        } else {
+            out.printf(Locale.ROOT, "fit: t = %.3f ms + %.3f us x N, R^2 = %.4f (goal: R^2 >= 0.99 from 1k to 10k)%n", a, b * 1e3, r2);
+        }
+        out.flush();
+        return 0;
+    }
+}

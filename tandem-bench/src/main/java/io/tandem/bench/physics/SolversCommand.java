@@ -1,0 +1,142 @@
+package io.tandem.bench.physics;
+
+import io.tandem.bench.internal.ProgressBar;
+import io.tandem.physics.PhysicsEngine;
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.PhysicsState;
+import io.tandem.physics.SolverKind;
+import io.tandem.physics.SolverSettings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tandem bench solvers}: the shape of Table I of the SubADMM paper for the solvers that
+ * exist: per solver and iteration budget, the average solver time per step (AT, ms) and the
+ * average constraint error (AA; see {@link PhysicsEngine#lastConstraintError()}).
+ */
+@Command(name = "solvers", mixinStandardHelpOptions = true,
+        description = "Average solver time (AT) and constraint error (AA) per solver and iteration budget.")
+public final class SolversCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--scenario", defaultValue = "stir", description = "stir or pile (default: ${DEFAULT-VALUE}).")
+    String scenario;
+
+    @Option(names = "--iterations", split = ",", defaultValue = "30,60,90", description = "Budgets (default: ${DEFAULT-VALUE}).")
+    List<Integer> iterations;
+
+    @Option(names = "--solvers", split = ",", defaultValue = "PGS,PROJECTED_JACOBI,SUB_ADMM",
+            description = "Solvers (default: ${DEFAULT-VALUE}).")
+    List<SolverKind> solvers;
+
+    @Option(names = "--spheres", defaultValue = "1000", description = "Spheres in the stir scene (default: ${DEFAULT-VALUE}).")
+    int spheres;
+
+    @Option(names = "--steps", defaultValue = "240", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
+    int steps;
+
+    @Option(names = "--csv", description = "Also write the table as CSV to this file.")
+    Path csv;
+
+    @Option(names = "--json", description = "One JSON object per (scenario, solver, iterations) with at_ms and aa.")
+    boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!scenario.equals("stir") && !scenario.equals("pile")) {
+            throw new ParameterException(spec.commandLine(), "unknown scenario '" + scenario + "': use stir or pile");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        double[][] at = new double[solvers.size()][iterations.size()];
+        double[][] aa = new double[solvers.size()][iterations.size()];
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "solvers", (long) solvers.size() * iterations.size() * steps, !json);
+        long doneSteps = 0;
+        for (int si = 0; si < solvers.size(); si++) {
+            for (int ii = 0; ii < iterations.size(); ii++) {
+                SolverSettings st = new SolverSettings(solvers.get(si), iterations.get(ii), SolverSettings.DEFAULT_KAPPA, 0, 1);
+                PhysicsModel m = scenario.equals("stir") ? PhysicsScenes.stir(spheres, 1.0 / 240, st)
+                        : PhysicsScenes.pile(10, 1.0 / 240, st);
+                PhysicsState s = m.newState();
+                long solveNs = 0;
+                double err = 0;
+                try (PhysicsEngine e = new PhysicsEngine(m, System::nanoTime)) {
+                    for (int k = 0; k < steps; k++) {
+                        e.step(s);
+                        solveNs += e.lastSolveNanos();
+                        err += e.lastConstraintError();
+                        bar.update(++doneSteps);
+                    }
+                }
+                at[si][ii] = solveNs / 1e6 / steps;
+                aa[si][ii] = err / steps;
+                if (json) {
+                    out.printf(Locale.ROOT, "{\"scenario\":\"%s\",\"solver\":\"%s\",\"iterations\":%d,\"steps\":%d,"
+                                    + "\"at_ms\":%.4f,\"aa\":%.6g}%n", scenario, solvers.get(si).name().toLowerCase(Locale.ROOT),
+                            iterations.get(ii), steps, at[si][ii], aa[si][ii]);
+                    out.flush();
+                }
+            }
+        }
+        bar.done();
+        StringBuilder md = new StringBuilder();
+        StringBuilder csvText = new StringBuilder("scenario,solver,iterations,at_ms,aa\n");
+        md.append("| Solver |");
+        for (SolverKind k : solvers) {
+            md.append(' ').append(k).append(" |");
+        }
+        md.append("\n|---|");
+        md.append("---|".repeat(solvers.size()));
+        md.append("\n| Iterations |");
+        for (int si = 0; si < solvers.size(); si++) {
+            md.append(' ').append(join(iterations)).append(" |");
+        }
+        for (String metric : new String[] {"AT (ms)", "AA"}) {
+            md.append("\n| ").append(scenario).append(": ").append(metric).append(" |");
+            for (int si = 0; si < solvers.size(); si++) {
+                md.append(' ');
+                for (int ii = 0; ii < iterations.size(); ii++) {
+                    double v = metric.startsWith("AT") ? at[si][ii] : aa[si][ii];
+                    md.append(ii == 0 ? "" : " / ").append(String.format(Locale.ROOT, metric.startsWith("AT") ? "%.2f" : "%.2e", v));
+                }
+                md.append(" |");
+            }
+        }
+        for (int si = 0; si < solvers.size(); si++) {
+            for (int ii = 0; ii < iterations.size(); ii++) {
+                csvText.append(String.format(Locale.ROOT, "%s,%s,%d,%.4f,%.6g%n", scenario,
+                        solvers.get(si).name().toLowerCase(Locale.ROOT), iterations.get(ii), at[si][ii], aa[si][ii]));
+            }
+        }
+        if (!json) {
+            out.println(md);
+            out.printf(Locale.ROOT, "%n%s, %d steps of 1/240 s, 1 thread; AT = solver time per step, AA = mean constraint error"
+                    + " (|Jv+e| hard, Fischer-Burmeister + Coulomb residual contacts)%n",
+                    scenario.equals("stir") ? "stir with " + spheres + " spheres" : "pile", steps);
+        }
+        if (csv != null) {
+            Files.writeString(csv, csvText, StandardCharsets.UTF_8);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static String join(List<Integer> v) {
+        StringBuilder b = new StringBuilder();
+        for (int x : v) {
+            b.append(b.length() == 0 ? "" : " / ").append(x);
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,38 @@
+package io.tandem.bench.physics;
+
+import io.tandem.physics.PhysicsEngine;
+import io.tandem.physics.PhysicsState;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/**
+ * CPU time of the calling (stepping) thread and wall time of {@code steps} engine steps: the one
+ * timed block every physics bench uses. Wall time is System.nanoTime: this is the measuring
+ * harness, not simulation logic.
+ *
+ * @param cpuNs  stepping thread's CPU ns
+ * @param wallNs wall ns
+ * @param steps  steps timed
+ */
+record StepTiming(long cpuNs, long wallNs, int steps) {
+    private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+
+    /** Steps {@code state} {@code steps} times and times it. */
+    static StepTiming measure(PhysicsEngine engine, PhysicsState state, int steps) {
+        long cpu0 = MX.getCurrentThreadCpuTime();
+        long wall0 = System.nanoTime();
+        for (int k = 0; k < steps; k++) {
+            engine.step(state);
+        }
+        long wall = System.nanoTime() - wall0;
+        return new StepTiming(MX.getCurrentThreadCpuTime() - cpu0, wall, steps);
+    }
+
+    double cpuMsPerStep() {
+        return cpuNs / 1e6 / steps;
+    }
+
+    double wallMsPerStep() {
+        return wallNs / 1e6 / steps;
+    }
+}

@@ -1,0 +1,32 @@
+package io.tandem.cli.spi;
+
+import io.tandem.physics.SolverKind;
+import picocli.CommandLine.Option;
+
+/**
+ * The physics solver options that {@code tandem sim} and the physics benchmarks share, as a picocli
+ * {@code @Mixin}: {@code --solver} and {@code --threads}. Set by picocli when the command line is
+ * parsed; read afterwards on the command's thread.
+ */
+public final class PhysicsSolverOptions {
+    @Option(names = "--solver", description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).",
+            defaultValue = "SUB_ADMM")
+    SolverKind solver;
+
+    @Option(names = "--threads", description = "Solver threads (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    int threads;
+
+    /** Used by picocli. */
+    public PhysicsSolverOptions() {
+    }
+
+    /** @return the contact solver */
+    public SolverKind solver() {
+        return solver;
+    }
+
+    /** @return the solver's threads, as given (the command checks that it is at least 1) */
+    public int threads() {
+        return threads;
+    }
+}
