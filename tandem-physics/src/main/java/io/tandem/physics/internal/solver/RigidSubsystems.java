@@ -72,8 +72,16 @@ final class RigidSubsystems implements Subsystems {
     private int[] keyStart = new int[0];
     private int[] bodyMinLocal = new int[0];
     private int exactRows;
-    /** per body: H_b^-1 has the rigid layout (rigidMultiply applies) */
-    private boolean[] rigidInverse = new boolean[0];
+    /** per body, what {@link #hInv} holds: H_RIGID, H_INVERSE or H_CHOLESKY */
+    private byte[] hForm = new byte[0];
+    /** H_b^-1 of the rigid layout (rigidMultiply applies) */
+    private static final byte H_RIGID = 0;
+    /** H_b^-1, a general 6 x 6 */
+    private static final byte H_INVERSE = 1;
+    /** H_b's Cholesky factor L (lower triangle, 1 / L_ii on the diagonal; cholesky6) */
+    private static final byte H_CHOLESKY = 2;
+    /** per body: A_b^-1 has the rigid layout */
+    private boolean[] rigidMass = new boolean[0];
     /** the exact blocks the current ordering was made for (sameStructure) */
     private int[] signature = new int[1];
     private int signatureLength;
@@ -93,8 +101,9 @@ final class RigidSubsystems implements Subsystems {
         int nb = pr.bodies;
         int ns = pr.subsystems;
         aInv = ConstraintProblem.grow(aInv, 36 * nb);
-        if (rigidInverse.length < nb) {
-            rigidInverse = new boolean[Math.max(nb, 2 * rigidInverse.length)];
+        if (hForm.length < nb) {
+            hForm = new byte[Math.max(nb, 2 * hForm.length)];
+            rigidMass = new boolean[hForm.length];
         }
         hBlock = ConstraintProblem.grow(hBlock, 36 * nb);
         hInv = ConstraintProblem.grow(hInv, 36 * nb);
@@ -328,25 +337,53 @@ final class RigidSubsystems implements Subsystems {
                 throw new IllegalStateException("body " + b + " (subsystem " + s + "): its mass matrix is not"
                         + " positive definite (zero or negative mass or inertia?)");
             }
+            rigidMass[b] = layout == 1;
+            int n = bodyPairStart[b + 1] - bodyPairStart[b];
+            for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
+                int pair = bodyPairs[e];
+                int c = pair >> 1;
+                double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
+                // beta = kappa x the pair's effective mass: rows / tr(J A^-1 J^T), shared by the
+                // body's n split pairs (mass splitting)
+                double trace = 0;
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    trace += layout == 1 ? rigidQuadratic(aInv, b36, jac, 6 * r) : quadratic(aInv, b36, jac, 6 * r);
+                }
+                beta[pair] = trace > 0 ? kappa * pr.rows[c] / (trace * n) : 1.0;
+            }
+        }
+        assemble(s, beta, chunk);
+    }
+
+    @Override
+    public void rescale(int s, double factor, double[] beta, int chunk) {
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
+                beta[bodyPairs[e]] *= factor;
+            }
+        }
+        assemble(s, beta, chunk);
+    }
+
+    /** H_b = A_b + sum beta J^T J and its inverse per body, then the internal rows' factor. */
+    private void assemble(int s, double[] beta, int chunk) {
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            int b36 = 36 * b;
             if (bodyPairStart[b] == bodyPairStart[b + 1]) {
                 // no split pairs: H_b = A_b
                 System.arraycopy(aInv, b36, hInv, b36, 36);
-                rigidInverse[b] = layout == 1;
+                hForm[b] = rigidMass[b] ? H_RIGID : H_INVERSE;
                 continue;
             }
-            rigidInverse[b] = false;
+            hForm[b] = H_CHOLESKY;
             System.arraycopy(pr.mass, b36, hBlock, b36, 36);
             for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
                 int pair = bodyPairs[e];
                 int c = pair >> 1;
                 double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
-                // beta = kappa x the pair's effective mass: rows / tr(J A^-1 J^T)
-                double trace = 0;
-                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    trace += layout == 1 ? rigidQuadratic(aInv, b36, jac, 6 * r) : quadratic(aInv, b36, jac, 6 * r);
-                }
-                double bs = trace > 0 ? kappa * pr.rows[c] / trace : 1.0;
-                beta[pair] = bs;
+                double bs = beta[pair];
                 // H += beta J^T J, upper triangle (mirrored below)
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                     int j = 6 * r;
@@ -359,12 +396,7 @@ final class RigidSubsystems implements Subsystems {
                     }
                 }
             }
-            for (int d = 1; d < 6; d++) {
-                for (int f = 0; f < d; f++) {
-                    hBlock[b36 + 6 * d + f] = hBlock[b36 + 6 * f + d];
-                }
-            }
-            if (!DenseOps.invertSpd(hBlock, b36, 6, hInv, b36, scratch, 42 * chunk)) {
+            if (!cholesky6(hBlock, hInv, b36)) {
                 throw new IllegalStateException("body " + b + " (subsystem " + s + "): A + beta J^T J is not positive definite");
             }
         }
@@ -384,11 +416,7 @@ final class RigidSubsystems implements Subsystems {
                 int pair = 2 * c + k;
                 double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
                 int body = pairs.body[pair];
-                if (rigidInverse[body]) {
-                    rigidMultiply(hInv, 36 * body, jac, 6 * r, t, 6 * (2 * r + k));
-                } else {
-                    DenseOps.multiply(hInv, 36 * body, 6, jac, 6 * r, t, 6 * (2 * r + k));
-                }
+                applyHInverse(body, jac, 6 * r, t, 6 * (2 * r + k));
             }
         }
         for (int i = base; i < end; i++) {
@@ -462,10 +490,44 @@ final class RigidSubsystems implements Subsystems {
                     }
                 }
             }
-            DenseOps.multiply(hInv, 36 * b, 6, rhs, o, pr.v, o);
+            applyHInverse(b, rhs, o, pr.v, o);
         }
         if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
             enforceInternal(s);
+        }
+    }
+
+    @Override
+    public void predict(int s, double[] out) {
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            int o = pr.coord(b);
+            System.arraycopy(pr.b, o, rhs, o, 6);
+            for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
+                int pair = bodyPairs[e];
+                addTransposed(pair >> 1, pairs.sides[pair] == 1 ? pr.jA : pr.jB, o);
+            }
+            for (int e = bodyBlockStart[b]; e < bodyBlockStart[b + 1]; e++) {
+                int c = bodyBlocks[e];
+                int k = pairs.body[2 * c] == b ? 0 : 1;
+                addTransposed(c, pairs.sides[2 * c + k] == 1 ? pr.jA : pr.jB, o);
+            }
+            if (rigidMass[b]) {
+                rigidMultiply(aInv, 36 * b, rhs, o, out, o);
+            } else {
+                DenseOps.multiply(aInv, 36 * b, 6, rhs, o, out, o);
+            }
+        }
+    }
+
+    /** rhs[o..o+6) += J_c^T p_c for block c's rows on one side. */
+    private void addTransposed(int c, double[] jac, int o) {
+        for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+            double f = pr.p[r];
+            int j = 6 * r;
+            for (int d = 0; d < 6; d++) {
+                rhs[o + d] += jac[j + d] * f;
+            }
         }
     }
 
@@ -571,6 +633,68 @@ final class RigidSubsystems implements Subsystems {
         out[o + 34] = (a01 * a20 - a00 * a21) * id;
         out[o + 35] = (a00 * a11 - a01 * a10) * id;
         return 1;
+    }
+
+    /** y = H_b^-1 x, in the form {@link #hForm} says. */
+    private void applyHInverse(int b, double[] x, int xo, double[] y, int yo) {
+        int o = 36 * b;
+        switch (hForm[b]) {
+            case H_RIGID -> rigidMultiply(hInv, o, x, xo, y, yo);
+            case H_INVERSE -> DenseOps.multiply(hInv, o, 6, x, xo, y, yo);
+            default -> choleskySolve6(hInv, o, x, xo, y, yo);
+        }
+    }
+
+    /**
+     * Cholesky factor of the symmetric 6 x 6 at {@code a[o..]} (upper triangle read) into
+     * {@code l[o..]}: L_ij (j < i) at 6 i + j, 1 / L_ii at 6 i + i.
+     *
+     * @return false if not positive definite
+     */
+    static boolean cholesky6(double[] a, double[] l, int o) {
+        for (int i = 0; i < 6; i++) {
+            int ri = o + 6 * i;
+            for (int j = 0; j < i; j++) {
+                int rj = o + 6 * j;
+                double sum = a[rj + i];
+                for (int k = 0; k < j; k++) {
+                    sum -= l[ri + k] * l[rj + k];
+                }
+                l[ri + j] = sum * l[rj + j];
+            }
+            double d = a[ri + i];
+            for (int k = 0; k < i; k++) {
+                d -= l[ri + k] * l[ri + k];
+            }
+            if (!(d > 0)) {
+                return false;
+            }
+            l[ri + i] = 1.0 / Math.sqrt(d);
+        }
+        return true;
+    }
+
+    /** y = (L L^T)^-1 x for a factor of {@link #cholesky6}; x and y may be the same array, not overlapping otherwise. */
+    static void choleskySolve6(double[] l, int o, double[] x, int xo, double[] y, int yo) {
+        double y0 = x[xo] * l[o];
+        double y1 = (x[xo + 1] - l[o + 6] * y0) * l[o + 7];
+        double y2 = (x[xo + 2] - l[o + 12] * y0 - l[o + 13] * y1) * l[o + 14];
+        double y3 = (x[xo + 3] - l[o + 18] * y0 - l[o + 19] * y1 - l[o + 20] * y2) * l[o + 21];
+        double y4 = (x[xo + 4] - l[o + 24] * y0 - l[o + 25] * y1 - l[o + 26] * y2 - l[o + 27] * y3) * l[o + 28];
+        double y5 = (x[xo + 5] - l[o + 30] * y0 - l[o + 31] * y1 - l[o + 32] * y2 - l[o + 33] * y3 - l[o + 34] * y4)
+                * l[o + 35];
+        double x5 = y5 * l[o + 35];
+        double x4 = (y4 - l[o + 34] * x5) * l[o + 28];
+        double x3 = (y3 - l[o + 27] * x4 - l[o + 33] * x5) * l[o + 21];
+        double x2 = (y2 - l[o + 20] * x3 - l[o + 26] * x4 - l[o + 32] * x5) * l[o + 14];
+        double x1 = (y1 - l[o + 13] * x2 - l[o + 19] * x3 - l[o + 25] * x4 - l[o + 31] * x5) * l[o + 7];
+        double x0 = (y0 - l[o + 6] * x1 - l[o + 12] * x2 - l[o + 18] * x3 - l[o + 24] * x4 - l[o + 30] * x5) * l[o];
+        y[yo] = x0;
+        y[yo + 1] = x1;
+        y[yo + 2] = x2;
+        y[yo + 3] = x3;
+        y[yo + 4] = x4;
+        y[yo + 5] = x5;
     }
 
     /** y = M x for a block of the rigid layout (diagonal linear part, no coupling). */

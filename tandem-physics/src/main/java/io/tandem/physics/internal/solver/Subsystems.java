@@ -34,12 +34,25 @@ interface Subsystems {
     void factor(int s, double kappa, double[] beta, int chunk);
 
     /**
+     * Scales the penalties of subsystem {@code s}'s split pairs by {@code factor} and refactorizes
+     * (the adaptive rule; needs {@link #factor} first in the same solve).
+     */
+    void rescale(int s, double factor, double[] beta, int chunk);
+
+    /**
      * (15): v_s from b_s + sum_c J_cs^T (beta z_cs + p_c) over the split pairs, with the internal
      * equality rows exact (their impulses are written to the problem's p).
      *
      * @param z split variables at [2 row + k]
      */
     void solve(int s, double[] beta, double[] z, int chunk);
+
+    /**
+     * The velocity the warm-started impulses give, v* = A_s^-1 (b_s + J_s^T p) over every row that
+     * touches the subsystem (split and internal), into {@code out} at the subsystem's coordinates.
+     * Needs {@link #factor} first (it uses A_s^-1).
+     */
+    void predict(int s, double[] out);
 
     /** @return equality rows solved inside subsystems in the current problem */
     int exactRows();
