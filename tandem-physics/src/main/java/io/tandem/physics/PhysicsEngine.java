@@ -95,6 +95,7 @@ public final class PhysicsEngine implements AutoCloseable {
     private final double[] iw = new double[9];
     private final java.util.function.LongSupplier stageClockNs;
     private long lastSolveNs;
+    private int lastIterations;
     private final double[] sample = new double[13];
     /** poses at the start of the step, restored when a step diverges */
     private final double[] startPos;
@@ -131,7 +132,7 @@ public final class PhysicsEngine implements AutoCloseable {
         SolverSettings st = model.solver;
         this.loop = st.threads() > 1 ? ParallelLoop.withThreads(st.threads()) : ParallelLoop.serial();
         this.solver = switch (st.kind()) {
-            case SUB_ADMM -> new SubAdmm(st.iterations(), st.kappa(), st.tolerance(), loop);
+            case SUB_ADMM -> new SubAdmm(st.iterations(), st.kappa(), st.tolerance(), st.adaptive(), loop);
             case PGS -> new Pgs(st.iterations(), st.tolerance(), true);
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
         };
@@ -191,6 +192,14 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         this.anyProjected = any;
         this.projector = any ? new SubAdmm(1, 1, 0, loop) : null;
+    }
+
+    /**
+     * @return iterations the constraint solver ran in the last step (the most over its islands when
+     *         it stops early); 0 before the first step or when a step had no constraints
+     */
+    public int lastIterations() {
+        return lastIterations;
     }
 
     /** @return ns the constraint solver took in the last step (0 without a stage clock) */
@@ -341,7 +350,7 @@ public final class PhysicsEngine implements AutoCloseable {
         contacts.assemble(s, pr, dyn, vel, h);
         // 4. solve
         long t0 = stageClockNs == null ? 0 : stageClockNs.getAsLong();
-        solver.solve(pr);
+        lastIterations = solver.solve(pr);
         lastSolveNs = stageClockNs == null ? 0 : stageClockNs.getAsLong() - t0;
         // 5. no NaN may reach the state
         for (int q = 0; q < n; q++) {

@@ -488,7 +488,7 @@ public final class PhysicsModel {
     public static final class Builder {
         private double timeStep = 1.0 / 240;
         private final double[] gravity = {0, 0, -9.81};
-        private SolverSettings solver = SolverSettings.subAdmm(60);
+        private SolverSettings solver = SolverSettings.defaults();
         private final List<BodyBuilder> bodies = new ArrayList<>();
         private final List<JointBuilder> joints = new ArrayList<>();
 

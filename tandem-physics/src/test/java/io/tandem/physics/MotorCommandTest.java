@@ -9,10 +9,13 @@ import org.junit.jupiter.api.Test;
 
 /** Runtime joint motor commands (held in the state) and joint coordinates read from a state. */
 class MotorCommandTest {
+    /** a fixed budget that converges these small problems to 1e-6 (the defaults stop at 1e-4 m/s) */
+    private static final SolverSettings EXACT = SolverSettings.subAdmm(60);
+
 
     /** A wheel on a revolute joint to the world about z, motor target 5 rad/s, 2 N m. */
     private static PhysicsModel wheel() {
-        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0);
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0).solver(EXACT);
         int wheel = b.body("wheel").mass(5, 0.1, 0.1, 0.2).add();
         b.revoluteJoint(wheel, -1, 0, 0, 0, 0, 0, 1).motor(5, 2).add();
         return b.build();
@@ -47,7 +50,7 @@ class MotorCommandTest {
 
     @Test
     void setMotor_jointWithoutMotor_drivesIt() {
-        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0);
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0).solver(EXACT);
         int wheel = b.body("wheel").mass(5, 0.1, 0.1, 0.2).add();
         b.revoluteJoint(wheel, -1, 0, 0, 0, 0, 0, 1).add();
         PhysicsModel m = b.build();
@@ -123,7 +126,7 @@ class MotorCommandTest {
     @Test
     void jointPosition_revoluteHinge_matchesArmAngleAndWraps() {
         // a hinge about x between a static base and an arm whose centre starts 0.5 m along +y
-        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0);
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0).solver(EXACT);
         int base = b.body("base").makeStatic().position(0, 0, 1).add();
         int arm = b.body("arm").mass(1, 0.1, 0.1, 0.1).position(0, 0.5, 1).add();
         b.revoluteJoint(arm, base, 0, 0, 1, 1, 0, 0).motor(2, 100).add();
@@ -146,7 +149,7 @@ class MotorCommandTest {
 
     @Test
     void jointPosition_prismaticSlider_displacementAndRate() {
-        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0);
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).gravity(0, 0, 0).solver(EXACT);
         int slider = b.body("slider").mass(2, 0.1, 0.1, 0.1).position(1, 0, 0).add();
         b.prismaticJoint(slider, -1, 1, 0, 0, 0, 1, 0).motor(0.5, 100).add();
         PhysicsModel m = b.build();

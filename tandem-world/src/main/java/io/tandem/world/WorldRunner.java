@@ -91,6 +91,16 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private VisualScene visualScene;
 
     /**
+     * A runner with the engine's defaults ({@link SolverSettings#defaults()}).
+     *
+     * @param world     the loaded world
+     * @param useLevels load and unload models by the world's levels
+     */
+    public WorldRunner(World world, boolean useLevels) {
+        this(world, SolverSettings.defaults(), useLevels);
+    }
+
+    /**
      * @param world     the world to run
      * @param solver    the physics solver
      * @param useLevels whether levels are on (Gazebo's --levels)

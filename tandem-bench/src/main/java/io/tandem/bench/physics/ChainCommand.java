@@ -30,9 +30,6 @@ public final class ChainCommand implements Callable<Integer> {
     @Option(names = "--links", defaultValue = "50", description = "Links (default: ${DEFAULT-VALUE}).")
     int links;
 
-    @Option(names = "--iterations", defaultValue = "60", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).")
-    int iterations;
-
     @Option(names = "--subsystems", defaultValue = "chain",
             description = "SubADMM subsystems: 'chain' (all links in one subsystem, joints solved exactly inside it)"
                     + " or 'link' (one per link, every joint split); the baselines ignore it (default: ${DEFAULT-VALUE}).")
@@ -50,7 +47,7 @@ public final class ChainCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "links, steps and runs must be >= 1");
         }
-        SolverSettings settings = options.settings(iterations);
+        SolverSettings settings = options.settings();
         int steps = options.steps;
         boolean json = options.json;
         int threads = options.threads();
@@ -64,6 +61,7 @@ public final class ChainCommand implements Callable<Integer> {
         double[] wallUs = new double[runs];
         double[] cpuUs = new double[runs];
         double error = 0;
+        double meanIterations = 0;
         try (PhysicsEngine engine = new PhysicsEngine(model)) {
             for (int r = -1; r < runs; r++) {
                 StepTiming t = StepTiming.measure(engine, model.newState(), steps);
@@ -71,15 +69,17 @@ public final class ChainCommand implements Callable<Integer> {
                     continue; // warm-up
                 }
                 wallUs[r] = t.wallMsPerStep() * 1e3;
+                meanIterations = t.meanIterations();
                 cpuUs[r] = t.cpuMsPerStep() * 1e3;
                 if (r == 0) {
                     error = measureError(engine, model);
                 }
                 if (json) {
-                    out.printf(Locale.ROOT, "{\"scenario\":\"chain\",\"solver\":\"%s\",\"subsystems\":\"%s\",\"iterations\":%d,\"threads\":%d,"
+                    out.printf(Locale.ROOT, "{\"scenario\":\"chain\",\"solver\":\"%s\",\"subsystems\":\"%s\",\"budget\":\"%s\",\"mean_iterations\":%.2f,\"threads\":%d,"
                                     + "\"links\":%d,\"steps\":%d,\"us_per_step\":%.2f,\"cpu_us_per_step\":%.2f,"
                                     + "\"max_joint_error_m\":%.6g,\"run\":%d}%n",
-                            solver.name().toLowerCase(Locale.ROOT), subsystems, iterations, threads, links, steps, wallUs[r],
+                            solver.name().toLowerCase(Locale.ROOT), subsystems, options.budget(), t.meanIterations(), threads, links,
+                            steps, wallUs[r],
                             cpuUs[r], error, r + 1);
                 }
             }
@@ -87,12 +87,12 @@ public final class ChainCommand implements Callable<Integer> {
         if (!json) {
             double[] sorted = cpuUs.clone();
             Arrays.sort(sorted);
-            out.printf(Locale.ROOT, "chain: %d links, %d steps of 1/240 s, %s x %d iterations, %d thread(s), subsystems: %s%n",
-                    links, steps, solver, iterations, threads, subsystems);
+            out.printf(Locale.ROOT, "chain: %d links, %d steps of 1/240 s, %s (budget: %s, %.1f iterations/step), %d thread(s),"
+                    + " subsystems: %s%n", links, steps, solver, options.budget(), meanIterations, threads, subsystems);
             out.printf(Locale.ROOT, "  CPU time per step: median %.1f us (runs: %s)%n", sorted[runs / 2], round(cpuUs));
             out.printf(Locale.ROOT, "  max joint error during the run: %.3g mm%n", error * 1e3);
-            out.printf(Locale.ROOT, "  reference (same machine kind, CPU us/step): Jolt 68-71, Bullet 110, ODE4J 168-216;"
-                    + " their max joint error 25-40 mm. Goal: <= 1 mm at <= 2x Jolt%n");
+            out.printf(Locale.ROOT, "  compare side by side: run shared/anchors/physics-peers (Jolt, Bullet) in the same sitting."
+                    + " Goal: joint error <= 1 mm at <= 1.5x Jolt's time per step%n");
         }
         out.flush();
         return 0;

@@ -30,10 +30,6 @@ public final class PileCommand implements Callable<Integer> {
     @Option(names = "--per-side", defaultValue = "10", description = "Spheres per grid side (default: ${DEFAULT-VALUE}, i.e. 1000).")
     int perSide;
 
-    @Option(names = "--iterations", defaultValue = "10", description = "Solver iterations per step (default: ${DEFAULT-VALUE},"
-            + " the budget the reference engines ran with: Bullet 10, Jolt 10 velocity steps).")
-    int iterations;
-
     @Option(names = "--runs", defaultValue = "1", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
 
@@ -45,7 +41,7 @@ public final class PileCommand implements Callable<Integer> {
         if (perSide < 1 || options.steps < 1 || runs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "per-side, steps and runs must be >= 1");
         }
-        SolverSettings settings = options.settings(iterations);
+        SolverSettings settings = options.settings();
         int steps = options.steps;
         boolean json = options.json;
         int threads = options.threads();
@@ -67,25 +63,27 @@ public final class PileCommand implements Callable<Integer> {
                 double pen = PhysicsScenes.pileMaxPenetration(model, s);
                 double height = PhysicsScenes.pileMeanHeight(model, s);
                 if (json) {
-                    out.printf(Locale.ROOT, "{\"scenario\":\"pile\",\"solver\":\"%s\",\"iterations\":%d,\"threads\":%d,"
-                                    + "\"bodies\":%d,\"steps\":%d,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f,"
+                    out.printf(Locale.ROOT, "{\"scenario\":\"pile\",\"solver\":\"%s\",\"budget\":\"%s\",\"mean_iterations\":%.2f,"
+                                    + "\"threads\":%d,\"bodies\":%d,\"steps\":%d,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f,"
                                     + "\"max_penetration_m\":%.6g,\"mean_height_m\":%.4f,\"run\":%d}%n",
-                            solver.name().toLowerCase(Locale.ROOT), iterations, threads, model.bodyCount() - PhysicsScenes.PILE_STATIC,
+                            solver.name().toLowerCase(Locale.ROOT), options.budget(), t.meanIterations(), threads,
+                            model.bodyCount() - PhysicsScenes.PILE_STATIC,
                             steps, cpuMs[r], t.wallMsPerStep(), pen, height, r + 1);
                 } else {
                     bar.done();
-                    out.printf(Locale.ROOT, "run %d: %.2f ms CPU/step (%.2f wall), max penetration %.2f mm, mean height %.3f m,"
-                            + " %d contacts at the end%n", r + 1, cpuMs[r], t.wallMsPerStep(), pen * 1e3, height, engine.contactCount());
+                    out.printf(Locale.ROOT, "run %d: %.2f ms CPU/step (%.2f wall), %.1f solver iterations/step, max penetration"
+                            + " %.2f mm, mean height %.3f m, %d contacts at the end%n", r + 1, cpuMs[r], t.wallMsPerStep(),
+                            t.meanIterations(), pen * 1e3, height, engine.contactCount());
                 }
             }
         }
         if (!json) {
             double[] sorted = cpuMs.clone();
             Arrays.sort(sorted);
-            out.printf(Locale.ROOT, "pile: %d spheres, %d steps of 1/240 s, %s x %d iterations, %d thread(s): median %.2f ms CPU/step%n",
-                    model.bodyCount() - PhysicsScenes.PILE_STATIC, steps, solver, iterations, threads, sorted[runs / 2]);
-            out.printf(Locale.ROOT, "  reference (same machine kind, CPU ms/step): Jolt 8.1-9.0, Bullet 9.8-10.6, ODE4J 13.9;"
-                    + " max penetration 0.5-2.3 mm. Goal: <= 0.8x Jolt (about 6.5-7 ms), penetration <= 1.5 mm%n");
+            out.printf(Locale.ROOT, "pile: %d spheres, %d steps of 1/240 s, %s (budget: %s), %d thread(s): median %.2f ms CPU/step%n",
+                    model.bodyCount() - PhysicsScenes.PILE_STATIC, steps, solver, options.budget(), threads, sorted[runs / 2]);
+            out.printf(Locale.ROOT, "  compare side by side: run shared/anchors/physics-peers (Jolt, Bullet) in the same sitting."
+                    + " Goal: <= 0.8x Jolt's CPU time per step, penetration <= 1.5 mm%n");
         }
         out.flush();
         return 0;

@@ -31,9 +31,6 @@ public final class ScalingCommand implements Callable<Integer> {
             description = "Sphere counts (default: ${DEFAULT-VALUE}).")
     List<Integer> sizes;
 
-    @Option(names = "--iterations", defaultValue = "30", description = "Solver iterations (default: ${DEFAULT-VALUE}).")
-    int iterations;
-
     @Mixin
     SolverOptions options;
 
@@ -47,7 +44,7 @@ public final class ScalingCommand implements Callable<Integer> {
         double[] n = new double[sizes.size()];
         double[] t = new double[sizes.size()];
         // one warm-up for the JIT before any size is timed (else the first size pays for it)
-        PhysicsModel warm = PhysicsScenes.stir(sizes.get(0), 1.0 / 240, options.settings(iterations));
+        PhysicsModel warm = PhysicsScenes.stir(sizes.get(0), 1.0 / 240, options.settings());
         PhysicsState ws = warm.newState();
         try (PhysicsEngine e = new PhysicsEngine(warm)) {
             for (int k = 0; k < 150; k++) {
@@ -57,7 +54,7 @@ public final class ScalingCommand implements Callable<Integer> {
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "scaling", sizes.size(), !options.json);
         for (int i = 0; i < sizes.size(); i++) {
             bar.update(i);
-            PhysicsModel m = PhysicsScenes.stir(sizes.get(i), 1.0 / 240, options.settings(iterations));
+            PhysicsModel m = PhysicsScenes.stir(sizes.get(i), 1.0 / 240, options.settings());
             PhysicsState s = m.newState();
             try (PhysicsEngine e = new PhysicsEngine(m)) {
                 for (int k = 0; k < 20; k++) {
@@ -69,9 +66,10 @@ public final class ScalingCommand implements Callable<Integer> {
                 n[i] = sizes.get(i);
                 t[i] = options.threads() > 1 ? wallMs : cpuMs;
                 if (options.json) {
-                    out.printf(Locale.ROOT, "{\"scenario\":\"stir\",\"solver\":\"%s\",\"iterations\":%d,\"threads\":%d,\"spheres\":%d,"
+                    out.printf(Locale.ROOT, "{\"scenario\":\"stir\",\"solver\":\"%s\",\"budget\":\"%s\",\"mean_iterations\":%.2f,\"threads\":%d,\"spheres\":%d,"
                                     + "\"steps\":%d,\"ms_per_step\":%.3f,\"cpu_ms_per_step\":%.3f,\"wall_ms_per_step\":%.3f}%n",
-                            options.solver().name().toLowerCase(Locale.ROOT), iterations, options.threads(), sizes.get(i),
+                            options.solver().name().toLowerCase(Locale.ROOT), options.budget(), timing.meanIterations(),
+                            options.threads(), sizes.get(i),
                             steps, t[i], cpuMs, wallMs);
                 } else {
                     bar.done();

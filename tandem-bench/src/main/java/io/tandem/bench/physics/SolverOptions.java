@@ -11,6 +11,10 @@ final class SolverOptions {
     @Option(names = "--steps", defaultValue = "1000", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
     int steps;
 
+    @Option(names = "--iterations", paramLabel = "N", description = "A fixed solver budget of N iterations per step"
+            + " (default: the engine's defaults, SubADMM with the adaptive penalty stopping at 1e-4 m/s, at most 20).")
+    Integer iterations;
+
     /** --solver and --threads, as tandem sim has them */
     @Mixin
     PhysicsSolverOptions physics;
@@ -28,8 +32,16 @@ final class SolverOptions {
         return physics.threads();
     }
 
-    /** @return settings for {@code iterations} with these options */
-    SolverSettings settings(int iterations) {
-        return new SolverSettings(physics.solver(), iterations, SolverSettings.DEFAULT_KAPPA, 0, physics.threads());
+    /** @return the engine's defaults, or the fixed budget of --iterations, with these options */
+    SolverSettings settings() {
+        if (iterations != null && iterations < 1) {
+            throw new IllegalArgumentException("--iterations must be >= 1, got " + iterations);
+        }
+        return physics.settings(iterations);
+    }
+
+    /** @return "defaults" or the fixed budget, for the reports */
+    String budget() {
+        return iterations == null ? "defaults" : Integer.toString(iterations);
     }
 }

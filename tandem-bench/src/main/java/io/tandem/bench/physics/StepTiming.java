@@ -13,23 +13,31 @@ import java.lang.management.ThreadMXBean;
  * @param cpuNs  stepping thread's CPU ns
  * @param wallNs wall ns
  * @param steps  steps timed
+ * @param iterations solver iterations over the timed steps
  */
-record StepTiming(long cpuNs, long wallNs, int steps) {
+record StepTiming(long cpuNs, long wallNs, int steps, long iterations) {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
     /** Steps {@code state} {@code steps} times and times it. */
     static StepTiming measure(PhysicsEngine engine, PhysicsState state, int steps) {
         long cpu0 = MX.getCurrentThreadCpuTime();
         long wall0 = System.nanoTime();
+        long iterations = 0;
         for (int k = 0; k < steps; k++) {
             engine.step(state);
+            iterations += engine.lastIterations();
         }
         long wall = System.nanoTime() - wall0;
-        return new StepTiming(MX.getCurrentThreadCpuTime() - cpu0, wall, steps);
+        return new StepTiming(MX.getCurrentThreadCpuTime() - cpu0, wall, steps, iterations);
     }
 
     double cpuMsPerStep() {
         return cpuNs / 1e6 / steps;
+    }
+
+    /** @return mean solver iterations per step */
+    double meanIterations() {
+        return (double) iterations / steps;
     }
 
     double wallMsPerStep() {

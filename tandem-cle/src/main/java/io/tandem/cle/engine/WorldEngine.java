@@ -323,7 +323,7 @@ public final class WorldEngine implements Engine {
     public static final class Builder {
         private final String name;
         private final World world;
-        private SolverSettings solver = SolverSettings.subAdmm(30);
+        private SolverSettings solver = SolverSettings.defaults();
         private boolean useLevels;
         private final Map<String, DriveSpec> drives = new LinkedHashMap<>();
         private final List<double[]> colours = new ArrayList<>();

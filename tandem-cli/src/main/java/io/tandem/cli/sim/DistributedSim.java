@@ -50,7 +50,7 @@ final class DistributedSim {
     /** The options of a distributed run. */
     record Options(Path worldFile, World world, SolverSettings solver, String registry, String partition,
                    int secondaries, int localSecondaries, long ackTimeoutMs, long startTimeoutS, long iterations,
-                   double rtf, String solverName, int solverIterations, int threads, long sceneEvery) {
+                   double rtf, String solverName, Integer solverIterations, int threads, long sceneEvery) {
     }
 
     /**
@@ -238,8 +238,10 @@ final class DistributedSim {
     private static ChildJvm startSecondary(String name, Options o, String registry, PrintWriter err) {
         List<String> args = new ArrayList<>(List.of("sim", o.worldFile().toString(), "--network-role", "secondary",
                 "--name", name, "--registry", registry, "--start-timeout-s", Long.toString(o.startTimeoutS()),
-                "--solver", o.solverName(), "--solver-iterations", Integer.toString(o.solverIterations()),
-                "--threads", Integer.toString(o.threads())));
+                "--solver", o.solverName(), "--threads", Integer.toString(o.threads())));
+        if (o.solverIterations() != null) {
+            args.addAll(List.of("--solver-iterations", Integer.toString(o.solverIterations())));
+        }
         if (o.partition() != null) {
             args.addAll(List.of("--partition", o.partition()));
         }

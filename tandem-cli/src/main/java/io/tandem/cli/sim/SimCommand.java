@@ -65,9 +65,9 @@ public final class SimCommand implements Callable<Integer> {
     @Mixin
     PhysicsSolverOptions physics;
 
-    @Option(names = "--solver-iterations", description = "Solver iterations per step (default: ${DEFAULT-VALUE}).",
-            defaultValue = "10")
-    int solverIterations;
+    @Option(names = "--solver-iterations", paramLabel = "N", description = "A fixed solver budget of N iterations per step"
+            + " (default: SubADMM with the adaptive penalty, stopping at 1e-4 m/s, at most 20).")
+    Integer solverIterations;
 
     @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}); the physics is deterministic, the"
             + " seed is reported for the record.", defaultValue = "0")
@@ -188,7 +188,7 @@ public final class SimCommand implements Callable<Integer> {
         if (!(rtf >= 0) || Double.isInfinite(rtf)) {
             throw new ParameterException(spec.commandLine(), "--rtf must be a finite number >= 0, got " + rtf);
         }
-        if (physics.threads() < 1 || solverIterations < 1) {
+        if (physics.threads() < 1 || solverIterations != null && solverIterations < 1) {
             throw new ParameterException(spec.commandLine(), "--threads and --solver-iterations must be >= 1");
         }
         PoseRecorder.Format format = null;
@@ -208,12 +208,7 @@ public final class SimCommand implements Callable<Integer> {
             err.println("tandem sim: " + e.getMessage());
             return 1;
         }
-        SolverSettings kind = switch (physics.solver()) {
-            case SUB_ADMM -> SolverSettings.subAdmm(solverIterations);
-            case PGS -> SolverSettings.pgs(solverIterations);
-            case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(solverIterations);
-        };
-        SolverSettings settings = kind.withThreads(physics.threads());
+        SolverSettings settings = physics.settings(solverIterations);
         DistributedSim.Options options = null;
         if (role != null) {
             int local = localSecondaries == null ? 0 : localSecondaries;

@@ -1,6 +1,7 @@
 package io.tandem.cli.spi;
 
 import io.tandem.physics.SolverKind;
+import io.tandem.physics.SolverSettings;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,6 +24,22 @@ public final class PhysicsSolverOptions {
     /** @return the contact solver */
     public SolverKind solver() {
         return solver;
+    }
+
+    /**
+     * @param iterations a fixed iteration budget, or null for the defaults
+     * @return {@link SolverSettings#defaults()} for SubADMM without a budget, else a fixed budget
+     *         ({@link SolverSettings#DEFAULT_ITERATION_CAP} for PGS and projected Jacobi without
+     *         one), with these threads
+     */
+    public SolverSettings settings(Integer iterations) {
+        int n = iterations == null ? SolverSettings.DEFAULT_ITERATION_CAP : iterations;
+        SolverSettings st = switch (solver) {
+            case SUB_ADMM -> iterations == null ? SolverSettings.defaults() : SolverSettings.subAdmm(n);
+            case PGS -> SolverSettings.pgs(n);
+            case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(n);
+        };
+        return st.withThreads(threads);
     }
 
     /** @return the solver's threads, as given (the command checks that it is at least 1) */
