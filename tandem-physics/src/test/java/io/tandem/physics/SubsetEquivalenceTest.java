@@ -117,6 +117,9 @@ class SubsetEquivalenceTest {
             SolverSettings.subAdmm(10),
             SolverSettings.subAdmm(10).withThreads(2),
             new SolverSettings(SolverKind.SUB_ADMM, 30, SolverSettings.DEFAULT_KAPPA, 1e-4, 1),
+            // the defaults: adaptive penalty, per-island stop at 1e-4 m/s, cap 20
+            SolverSettings.defaults(),
+            SolverSettings.defaults().withThreads(2),
             SolverSettings.pgs(10),
             new SolverSettings(SolverKind.PGS, 30, SolverSettings.DEFAULT_KAPPA, 1e-5, 1),
             SolverSettings.projectedJacobi(10),
@@ -191,12 +194,24 @@ class SubsetEquivalenceTest {
                 PhysicsState sAlone = mAlone.newState();
                 try (PhysicsEngine eBoth = new PhysicsEngine(mBoth); PhysicsEngine eAlone = new PhysicsEngine(mAlone)) {
                     int maxContacts = 0;
+                    int earlyStops = 0;
+                    int maxIterations = 0;
                     for (int k = 0; k < STEPS; k++) {
                         eBoth.step(sBoth);
                         eAlone.step(sAlone);
                         maxContacts = Math.max(maxContacts, eAlone.contactCount());
+                        earlyStops += eAlone.lastIterations() < st.iterations() ? 1 : 0;
+                        maxIterations = Math.max(maxIterations, eAlone.lastIterations());
                     }
                     assertThat(maxContacts).as("%s: contacts in the island", what).isGreaterThan(10);
+                    if (st.tolerance() > 0) {
+                        // the early stop really decided the iteration count in some steps
+                        assertThat(earlyStops).as("%s: steps that stopped early", what).isPositive();
+                    }
+                    if (st.adaptive()) {
+                        // some steps ran past SubAdmm.ADAPT_EVERY (10) iterations: the penalties were rescaled
+                        assertThat(maxIterations).as("%s: most iterations of a step", what).isGreaterThan(10);
+                    }
                 }
                 assertSameBits(what, mAlone, sAlone, mBoth, sBoth, islandIds(alone, 0));
                 // the island really moved: the chain swung down

@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.solver;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /** Small constraint problems with exact references, for the solver contract suite. */
@@ -113,6 +115,148 @@ final class Problems {
                 }
                 pr.p[r0 + q] = 0;
             }
+        }
+        return pr;
+    }
+
+    /**
+     * Three spheres (r 0.1 m, 1, 2 and 3 kg) in a row on the ground, pushed together and down:
+     * frictionless contacts sphere-ground (3) and sphere-sphere (2), no warm start. Reference:
+     * {@link #exactFrictionlessLcp}.
+     */
+    static ConstraintProblem frictionlessRow() {
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(3);
+        pr.layout();
+        double r = 0.1;
+        double[] vx = {1.0, 0.0, -0.5};
+        double[] vz = {-0.3, -0.1, 0.2};
+        for (int k = 0; k < 3; k++) {
+            rigidBody(pr, k, 1 + k, 0.004, 0.004, 0.004);
+            int c0 = pr.coord(k);
+            pr.v[c0] = vx[k];
+            pr.v[c0 + 2] = vz[k];
+            pr.b[c0] = (1 + k) * vx[k];
+            pr.b[c0 + 2] = (1 + k) * (vz[k] - G * H);
+        }
+        double[] nz = {0, 0, 1};
+        double[] nx = {1, 0, 0};
+        double[] ty = {0, 1, 0};
+        double[] down = {0, 0, -r};
+        for (int k = 0; k < 3; k++) {
+            int r0 = pr.addBlock(ConstraintProblem.CONTACT, 3, k, -1, 0);
+            row(pr.jA, r0, nz, down);
+            row(pr.jA, r0 + 1, nx, down);
+            row(pr.jA, r0 + 2, ty, down);
+        }
+        for (int k = 1; k < 3; k++) {
+            // normal from sphere k-1 (B) to sphere k (A) along +x
+            int r0 = pr.addBlock(ConstraintProblem.CONTACT, 3, k, k - 1, 0);
+            double[][] dirs = {nx, nz, ty};
+            for (int q = 0; q < 3; q++) {
+                row(pr.jA, r0 + q, dirs[q], new double[] {-r, 0, 0});
+                row(pr.jB, r0 + q, new double[] {-dirs[q][0], -dirs[q][1], -dirs[q][2]}, new double[] {r, 0, 0});
+            }
+        }
+        for (int row = 0; row < pr.totalRows; row++) {
+            pr.p[row] = 0;
+        }
+        return pr;
+    }
+
+    /** Enumerates active sets of the normal rows (tangent rows carry no impulse when mu = 0). */
+    static double[] exactFrictionlessLcp(ConstraintProblem pr) {
+        int nc = pr.constraints;
+        for (int mask = 0; mask < (1 << nc); mask++) {
+            ConstraintProblem eq = new ConstraintProblem();
+            eq.resetBodies(pr.bodies);
+            eq.layout();
+            System.arraycopy(pr.mass, 0, eq.mass, 0, 36 * pr.bodies);
+            System.arraycopy(pr.b, 0, eq.b, 0, eq.b.length);
+            List<Integer> active = new ArrayList<>();
+            for (int c = 0; c < nc; c++) {
+                if ((mask & (1 << c)) != 0) {
+                    active.add(c);
+                    int r = eq.addBlock(ConstraintProblem.HARD, 1, pr.bodyA[c], pr.bodyB[c], 0);
+                    System.arraycopy(pr.jA, 6 * pr.rowStart[c], eq.jA, 6 * r, 6);
+                    System.arraycopy(pr.jB, 6 * pr.rowStart[c], eq.jB, 6 * r, 6);
+                    eq.e[r] = pr.e[pr.rowStart[c]];
+                }
+            }
+            double[] sol = denseKkt(eq);
+            int nv = totalDim(eq);
+            System.arraycopy(sol, 0, eq.v, 0, nv);
+            boolean ok = true;
+            double[] p = new double[nc];
+            for (int i = 0; i < active.size(); i++) {
+                p[active.get(i)] = sol[nv + i];
+                ok &= sol[nv + i] >= -1e-12;
+            }
+            for (int c = 0; c < nc && ok; c++) {
+                if ((mask & (1 << c)) == 0) {
+                    ConstraintProblem probe = pr;
+                    double y = probe.e[probe.rowStart[c]];
+                    int row = 6 * probe.rowStart[c];
+                    y += ConstraintProblem.dot6(probe.jA, row, eq.v, eq.coord(probe.bodyA[c]));
+                    if (probe.bodyB[c] >= 0) {
+                        y += ConstraintProblem.dot6(probe.jB, row, eq.v, eq.coord(probe.bodyB[c]));
+                    }
+                    ok = y >= -1e-12;
+                }
+            }
+            if (ok) {
+                return p;
+            }
+        }
+        throw new AssertionError("no active set solves the LCP");
+    }
+
+    /**
+     * The disjoint union of {@code parts}: their bodies (with their subsystems) one after the other,
+     * their blocks in order with the body indices shifted, velocities and warm starts copied. Each
+     * part is one or more islands of the union.
+     */
+    static ConstraintProblem disjointUnion(ConstraintProblem... parts) {
+        int bodies = 0;
+        for (ConstraintProblem q : parts) {
+            bodies += q.bodies;
+        }
+        int[] groups = new int[bodies];
+        int bodyOffset = 0;
+        int subsystemOffset = 0;
+        for (ConstraintProblem q : parts) {
+            for (int i = 0; i < q.bodies; i++) {
+                groups[bodyOffset + i] = subsystemOffset + q.subsystemOf[i];
+            }
+            bodyOffset += q.bodies;
+            subsystemOffset += q.subsystems;
+        }
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(bodies);
+        pr.group(groups);
+        pr.layout();
+        bodyOffset = 0;
+        for (ConstraintProblem q : parts) {
+            for (int i = 0; i < q.bodies; i++) {
+                System.arraycopy(q.mass, 36 * i, pr.mass, 36 * (bodyOffset + i), 36);
+                System.arraycopy(q.b, q.coord(i), pr.b, pr.coord(bodyOffset + i), 6);
+                System.arraycopy(q.v, q.coord(i), pr.v, pr.coord(bodyOffset + i), 6);
+            }
+            for (int c = 0; c < q.constraints; c++) {
+                int a = q.bodyA[c] < 0 ? -1 : bodyOffset + q.bodyA[c];
+                int b = q.bodyB[c] < 0 ? -1 : bodyOffset + q.bodyB[c];
+                int r0 = pr.addBlock(q.kind[c], q.rows[c], a, b, q.mu[c]);
+                int s0 = q.rowStart[c];
+                int m = q.rows[c];
+                System.arraycopy(q.jA, 6 * s0, pr.jA, 6 * r0, 6 * m);
+                System.arraycopy(q.jB, 6 * s0, pr.jB, 6 * r0, 6 * m);
+                System.arraycopy(q.e, s0, pr.e, r0, m);
+                System.arraycopy(q.gamma, s0, pr.gamma, r0, m);
+                System.arraycopy(q.lo, s0, pr.lo, r0, m);
+                System.arraycopy(q.hi, s0, pr.hi, r0, m);
+                System.arraycopy(q.p, s0, pr.p, r0, m);
+            }
+            bodyOffset += q.bodies;
         }
         return pr;
     }
