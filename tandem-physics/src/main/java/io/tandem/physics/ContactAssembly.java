@@ -7,6 +7,7 @@ import io.tandem.physics.internal.collision.PairBuffer;
 import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.geometry.AabbOps;
 import io.tandem.physics.internal.solver.ConstraintProblem;
+import io.tandem.physics.internal.solver.ParallelLoop;
 
 /*
  * Implementation notes.
@@ -31,6 +32,11 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * with the same sides, whatever other bodies the model holds and whatever their indices. Manifold
  * points keep the narrow phase's order. The warm starts live in PhysicsState (ContactCache),
  * keyed by (body id A, body id B, shape indices, feature): global ids, never model indices.
+ *
+ * Parallel narrow phase: the pairs' manifolds are computed in parallel chunks (one NarrowPhase per
+ * chunk, each pair written to its own slot), then the rows are assembled serially in pair order;
+ * every pair's manifold depends only on its two poses, so the result is bitwise the same for any
+ * thread count.
  */
 
 /** Collision detection and contact rows. Allocation-free once grown. Not thread-safe. */
@@ -43,7 +49,20 @@ final class ContactAssembly {
     static final double ERP = 0.2;
 
     private final PhysicsModel m;
-    private final NarrowPhase narrow = new NarrowPhase();
+    private final ParallelLoop loop;
+    /** one narrow phase and manifold per parallel chunk */
+    private NarrowPhase[] narrow = new NarrowPhase[0];
+    private ContactManifold[] chunkManifold = new ContactManifold[0];
+    /** per broad-phase pair: its points (0: none or skipped), normal, points, depths, features */
+    private int[] pairCount = new int[0];
+    private double[] pairNormal = new double[0];
+    private double[] pairPoint = new double[0];
+    private double[] pairDepth = new double[0];
+    private int[] pairFeature = new int[0];
+    private final ParallelLoop.RangeBody narrowRange = this::narrowRange;
+    private int[] dynNow;
+    private PhysicsState stateNow;
+    private final ParallelLoop.RangeBody posesRange = this::poses;
     private final BroadPhase broad = new BroadPhase();
     private final PairBuffer pairs = new PairBuffer();
     private final ContactManifold manifold = new ContactManifold();
@@ -66,8 +85,9 @@ final class ContactAssembly {
     /** body pairs joined by a joint (min << 32 | max), sorted: they never collide with each other */
     private final long[] joined;
 
-    ContactAssembly(PhysicsModel m) {
+    ContactAssembly(PhysicsModel m, ParallelLoop loop) {
         this.m = m;
+        this.loop = loop;
         long[] keys = new long[m.joints];
         int nk = 0;
         for (int j = 0; j < m.joints; j++) {
@@ -88,6 +108,75 @@ final class ContactAssembly {
         }
     }
 
+    private void growPairs(int np) {
+        if (pairCount.length < np) {
+            int cap = Math.max(np, 2 * pairCount.length);
+            pairCount = new int[cap];
+            pairNormal = new double[3 * cap];
+            pairPoint = new double[3 * ContactManifold.MAX_POINTS * cap];
+            pairDepth = new double[ContactManifold.MAX_POINTS * cap];
+            pairFeature = new int[ContactManifold.MAX_POINTS * cap];
+        }
+        int chunks = loop.chunks(np);
+        if (narrow.length < chunks) {
+            int old = narrow.length;
+            narrow = java.util.Arrays.copyOf(narrow, chunks);
+            chunkManifold = java.util.Arrays.copyOf(chunkManifold, chunks);
+            for (int i = old; i < chunks; i++) {
+                narrow[i] = new NarrowPhase();
+                chunkManifold[i] = new ContactManifold();
+            }
+        }
+    }
+
+    /** World pose and box of colliders [lo, hi). */
+    private void poses(int lo, int hi, int chunk) {
+        PhysicsState s = stateNow;
+        // world pose of every collider: its body's pose composed with its pose in the body
+        for (int c = lo; c < hi; c++) {
+            int b = m.colliderBody[c];
+            if (m.colliderOffset[c]) {
+                RigidOps.rotate(s.quat, 4 * b, m.colliderPos[3 * c], m.colliderPos[3 * c + 1], m.colliderPos[3 * c + 2],
+                        worldPos, 3 * c);
+                worldPos[3 * c] += s.pos[3 * b];
+                worldPos[3 * c + 1] += s.pos[3 * b + 1];
+                worldPos[3 * c + 2] += s.pos[3 * b + 2];
+                RigidOps.multiply(s.quat, 4 * b, m.colliderQuat, 4 * c, worldQuat, 4 * c);
+            } else {
+                System.arraycopy(s.pos, 3 * b, worldPos, 3 * c, 3);
+                System.arraycopy(s.quat, 4 * b, worldQuat, 4 * c, 4);
+            }
+            // boxes at canonical ranks: the pairs come out in canonical order
+            AabbOps.compute(m.colliderShape[c], worldPos, worldQuat, c, MARGIN, aabbMin, aabbMax, m.colliderRank[c]);
+        }
+    }
+
+    /** The manifolds of broad-phase pairs [lo, hi), each into its own slot. */
+    private void narrowRange(int lo, int hi, int chunk) {
+        NarrowPhase np = narrow[chunk];
+        ContactManifold mf = chunkManifold[chunk];
+        int[] dyn = dynNow;
+        for (int k = lo; k < hi; k++) {
+            pairCount[k] = 0;
+            int ca = m.colliderAtRank[pairs.first(k)];
+            int cb = m.colliderAtRank[pairs.second(k)];
+            int ba = m.colliderBody[ca];
+            int bb = m.colliderBody[cb];
+            if (ba == bb || (dyn[ba] < 0 && dyn[bb] < 0)
+                    || (joined.length > 0 && java.util.Arrays.binarySearch(joined, pairKey(ba, bb)) >= 0)) {
+                continue;
+            }
+            int points = np.collide(m.colliderShape[ca], worldPos, worldQuat, ca, m.colliderShape[cb], cb, MARGIN, mf);
+            pairCount[k] = points;
+            if (points > 0) {
+                System.arraycopy(mf.normal, 0, pairNormal, 3 * k, 3);
+                System.arraycopy(mf.point, 0, pairPoint, 12 * k, 3 * points);
+                System.arraycopy(mf.depth, 0, pairDepth, 4 * k, points);
+                System.arraycopy(mf.feature, 0, pairFeature, 4 * k, points);
+            }
+        }
+    }
+
     /** @return contact points of the last step */
     int contacts() {
         return contacts;
@@ -105,40 +194,29 @@ final class ContactAssembly {
         if (n < 2) {
             return;
         }
-        // world pose of every collider: its body's pose composed with its pose in the body
-        for (int c = 0; c < n; c++) {
-            int b = m.colliderBody[c];
-            if (m.colliderOffset[c]) {
-                RigidOps.rotate(s.quat, 4 * b, m.colliderPos[3 * c], m.colliderPos[3 * c + 1], m.colliderPos[3 * c + 2],
-                        worldPos, 3 * c);
-                worldPos[3 * c] += s.pos[3 * b];
-                worldPos[3 * c + 1] += s.pos[3 * b + 1];
-                worldPos[3 * c + 2] += s.pos[3 * b + 2];
-                RigidOps.multiply(s.quat, 4 * b, m.colliderQuat, 4 * c, worldQuat, 4 * c);
-            } else {
-                System.arraycopy(s.pos, 3 * b, worldPos, 3 * c, 3);
-                System.arraycopy(s.quat, 4 * b, worldQuat, 4 * c, 4);
-            }
-            // boxes at canonical ranks: the pairs come out in canonical order
-            AabbOps.compute(m.colliderShape[c], worldPos, worldQuat, c, MARGIN, aabbMin, aabbMax, m.colliderRank[c]);
-        }
+        // world pose and box of every collider, in parallel (each writes its own slots)
+        stateNow = s;
+        loop.run(n, posesRange);
         ContactCache warm = s.contacts;
         int np = broad.findPairs(n, aabbMin, aabbMax, group, pairs);
+        growPairs(np);
+        dynNow = dyn;
+        loop.run(np, narrowRange);
         for (int k = 0; k < np; k++) {
+            int points = pairCount[k];
+            if (points == 0) {
+                continue;
+            }
             int ca = m.colliderAtRank[pairs.first(k)];
             int cb = m.colliderAtRank[pairs.second(k)];
             int ba = m.colliderBody[ca];
             int bb = m.colliderBody[cb];
             int da = dyn[ba];
             int db = dyn[bb];
-            if (ba == bb || (da < 0 && db < 0)
-                    || (joined.length > 0 && java.util.Arrays.binarySearch(joined, pairKey(ba, bb)) >= 0)) {
-                continue;
-            }
-            int points = narrow.collide(m.colliderShape[ca], worldPos, worldQuat, ca, m.colliderShape[cb], cb, MARGIN, manifold);
-            if (points == 0) {
-                continue;
-            }
+            System.arraycopy(pairNormal, 3 * k, manifold.normal, 0, 3);
+            System.arraycopy(pairPoint, 12 * k, manifold.point, 0, 3 * points);
+            System.arraycopy(pairDepth, 4 * k, manifold.depth, 0, points);
+            System.arraycopy(pairFeature, 4 * k, manifold.feature, 0, points);
             double mu = Math.sqrt(m.colliderFriction[ca] * m.colliderFriction[cb]);
             double[] nrm = manifold.normal;
             RigidOps.perpendicular(nrm, t1, t2);

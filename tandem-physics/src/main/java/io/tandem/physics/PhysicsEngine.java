@@ -137,7 +137,7 @@ public final class PhysicsEngine implements AutoCloseable {
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
         };
         this.joints = new JointAssembly(model);
-        this.contacts = new ContactAssembly(model);
+        this.contacts = new ContactAssembly(model, loop);
         this.dyn = new int[model.bodies];
         // the solver's body order is the canonical one: by global id
         int n = 0;

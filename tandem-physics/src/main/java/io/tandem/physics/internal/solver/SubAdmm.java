@@ -49,7 +49,14 @@ import java.util.Arrays;
  * r_i = max |p_new - p| / beta (the consensus gap z - J v, m/s) with its dual residual
  * s_i = max beta |z_new - z| (N s), each normalized, r~ = r_i / max(|J v|, |z|) and
  * s~ = s_i / max |p|, and scales its penalties by sqrt(r~ / s~), clamped to [1/4, 4], when that
- * falls outside [1/1.5, 1.5]; H_i is then refactorized. The dual u = -p is unscaled, so a beta change
+ * falls outside [1/1.5, 1.5], keeping the scale within [1e-4, 1e4] of the start (CRISP keeps beta in [1e-4, 1e4]); H_i is then
+ * refactorized. Why the bound: at rest J v and z tend to 0, the normalized primal residual stays
+ * large and every update quadrupled beta (to 1e52 on a resting stack from kappa 0.001). Adding the
+ * bias |e| to the normalizer (Wohlberg's |c|) also stopped that, but let a column of 10 spheres
+ * sink 1.09 mm at the default cap. The stop measures the primal residual against the starting
+ * penalty, so a grown beta cannot pass the tolerance with wrong impulses. Known limit: a stop on
+ * successive changes is loose where ADMM stagnates; from kappa 4 or 1000 a resting 10-sphere
+ * stack stopped at 1e-8 m/s still has impulses 6e-6 and 1e-3 N s off. The dual u = -p is unscaled, so a beta change
  * needs no dual rescale. The residuals are gathered per subsystem from its own pairs (a max, exact
  * in any order), so there is no global reduction and subsystems stay independent (subset
  * equivalence holds). Why: a fixed kappa is either too stiff for sliding friction (kappa 4 at 10
@@ -109,6 +116,8 @@ public final class SubAdmm implements ConstraintSolver {
     static final double ADAPT_BAND = 1.5;
     /** one penalty update scales by at most this factor (or its inverse) */
     static final double ADAPT_CLAMP = 4;
+    /** the adapted penalties stay within this factor (or its inverse) of the starting ones */
+    static final double ADAPT_RANGE = 1e4;
 
     private final int iterations;
     private final double kappa;
@@ -134,6 +143,10 @@ public final class SubAdmm implements ConstraintSolver {
      * (m/s), 2 max(|J v|, |z|) (m/s), 3 max |p| (N s)
      */
     private double[] pairStat = new double[0];
+    /** adaptation: per subsystem, its penalty scale relative to the start of the solve */
+    private double[] subScale = new double[0];
+    /** starting penalty per (constraint, pair k): the primal residual's yardstick, so that adapting never loosens the stop */
+    private double[] beta0 = new double[0];
     /** adaptation: per subsystem, the gathered residuals (4 each, as pairStat) */
     private double[] subStat = new double[0];
     private boolean adaptNow;
@@ -277,7 +290,8 @@ public final class SubAdmm implements ConstraintSolver {
                 if (adaptNow) {
                     int o = 4 * pairs.sub[2 * c + k];
                     double bs = beta[2 * c + k];
-                    subStat[o] = Math.max(subStat[o], pairStat[q]);
+                    // the balance uses the current penalty: |dp| / beta
+                    subStat[o] = Math.max(subStat[o], pairStat[q] * beta0[2 * c + k] / bs);
                     subStat[o + 1] = Math.max(subStat[o + 1], bs * pairStat[q + 1]);
                     subStat[o + 2] = Math.max(subStat[o + 2], pairStat[q + 2]);
                     subStat[o + 3] = Math.max(subStat[o + 3], pairStat[q + 3]);
@@ -313,6 +327,12 @@ public final class SubAdmm implements ConstraintSolver {
                 continue;
             }
             double factor = Math.max(1 / ADAPT_CLAMP, Math.min(ADAPT_CLAMP, ratio));
+            double scale = Math.max(1 / ADAPT_RANGE, Math.min(ADAPT_RANGE, subScale[s] * factor));
+            factor = scale / subScale[s];
+            if (factor == 1) {
+                continue;
+            }
+            subScale[s] = scale;
             subsystems.rescale(s, factor, beta, chunk);
         }
     }
@@ -332,8 +352,14 @@ public final class SubAdmm implements ConstraintSolver {
         splitPairs = subsystems.prepare(pr, pairs, exact, loop.chunks(pr.subsystems));
         if (adaptive) {
             subStat = ConstraintProblem.grow(subStat, 4 * pr.subsystems);
+            subScale = ConstraintProblem.grow(subScale, pr.subsystems);
+            Arrays.fill(subScale, 0, pr.subsystems, 1.0);
         }
         loop.run(pr.subsystems, factorRange);
+        if (adaptive) {
+            beta0 = ConstraintProblem.grow(beta0, 2 * pr.constraints);
+            System.arraycopy(beta, 0, beta0, 0, 2 * pr.constraints);
+        }
         // split variables start at J v^k
         z = ConstraintProblem.grow(z, 2 * pr.totalRows);
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
@@ -453,12 +479,14 @@ public final class SubAdmm implements ConstraintSolver {
             }
             {
                 int q = 8 * c;
-                pairStat[q] = dp0 * ib0;
+                // the primal residual against the starting penalty (adapting must not loosen the stop)
+                double b0 = adaptive ? beta0[2 * c] : beta[2 * c];
+                pairStat[q] = dp0 / b0;
                 pairStat[q + 1] = dz0;
                 pairStat[q + 2] = xn0;
                 pairStat[q + 3] = pn;
                 if (two) {
-                    pairStat[q + 4] = dp0 * ib1;
+                    pairStat[q + 4] = dp0 / (adaptive ? beta0[2 * c + 1] : beta[2 * c + 1]);
                     pairStat[q + 5] = dz1;
                     pairStat[q + 6] = xn1;
                     pairStat[q + 7] = pn;
