@@ -103,6 +103,8 @@ final class ContactAssembly {
         worldPos = new double[3 * n];
         worldQuat = new double[4 * n];
         group = new int[n];
+        // room for 4 pairs per collider up front: the step should not allocate when contacts appear
+        growPairs(4 * n + 16);
         for (int c = 0; c < n; c++) {
             group[m.colliderRank[c]] = m.bodyType[m.colliderBody[c]] == BodyType.DYNAMIC ? 1 : 0;
         }
