@@ -56,8 +56,14 @@ final class JointAssembly {
     private final double[] u = new double[3];
     private final double[] lever = new double[3];
     private static final double[] IDENTITY = {1, 0, 0, 0};
-    /** true while {@link #assemblePositions} runs */
+    /** true while {@link #assemblePositions} or {@link #positionErrors} runs */
     private boolean positionPass;
+    /** true while {@link #positionErrors} runs: hard rows only test their error, nothing is added */
+    private boolean errorPass;
+    private double errorTolerance;
+    private int[] errorGroupOf;
+    private boolean[] errorExceeds;
+    private boolean anyError;
     /** block index of each slot of the current step (joints x SLOTS), -1 if absent */
     final int[] slotRow;
 
@@ -99,6 +105,48 @@ final class JointAssembly {
             }
         } finally {
             positionPass = false;
+        }
+    }
+
+    /**
+     * Tests the position errors of the selected joints' hard rows, the errors
+     * {@link #assemblePositions} would put in the rows, without building any row: the check
+     * that decides whether a projection pass is needed at all.
+     *
+     * @param groupOf   group (subsystem) of each problem body
+     * @param tolerance largest allowed error, m (point rows) or rad (angular rows)
+     * @param exceeds   per group, set true where a row's error exceeds the tolerance (not cleared)
+     * @return whether any row's error exceeds the tolerance
+     */
+    boolean positionErrors(PhysicsState s, int[] dyn, boolean[] selected, int[] groupOf, double tolerance,
+                           boolean[] exceeds) {
+        positionPass = true;
+        errorPass = true;
+        errorTolerance = tolerance;
+        errorGroupOf = groupOf;
+        errorExceeds = exceeds;
+        anyError = false;
+        try {
+            for (int k = 0; k < m.joints; k++) {
+                int j = m.jointOrder[k];
+                if (selected[j]) {
+                    assembleJoint(s, null, j, dyn, null, 1.0);
+                }
+            }
+        } finally {
+            positionPass = false;
+            errorPass = false;
+            errorGroupOf = null;
+            errorExceeds = null;
+        }
+        return anyError;
+    }
+
+    /** The error test of {@link #positionErrors} for one hard row between problem bodies da and db. */
+    private void testError(int da, int db, double phi) {
+        if (Math.abs(phi) > errorTolerance) {
+            errorExceeds[errorGroupOf[da >= 0 ? da : db]] = true;
+            anyError = true;
         }
     }
 
@@ -214,6 +262,10 @@ final class JointAssembly {
     /** A hard row on the linear direction {@code dir} at the anchors, with error phi. */
     private void linearRow(ConstraintProblem pr, int j, int slot, int a, int b, int da, int db, double[] dir,
                            double phi, double[] vel, double h, boolean hard, PhysicsState s) {
+        if (errorPass) {
+            testError(da, db, phi);
+            return;
+        }
         int row = pr.addBlock(ConstraintProblem.HARD, 1, da, db, 0);
         setLinear(pr.jA, row, dir, rA, 1);
         setLinear(pr.jB, row, dir, rB, -1);
@@ -222,6 +274,10 @@ final class JointAssembly {
 
     private void angularRow(ConstraintProblem pr, int j, int slot, int a, int b, int da, int db, double[] dir,
                             double phi, double[] vel, double h, PhysicsState s) {
+        if (errorPass) {
+            testError(da, db, phi);
+            return;
+        }
         int row = pr.addBlock(ConstraintProblem.HARD, 1, da, db, 0);
         setAngular(pr.jA, row, dir, 1);
         setAngular(pr.jB, row, dir, -1);

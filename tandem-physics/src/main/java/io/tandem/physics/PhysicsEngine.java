@@ -109,6 +109,8 @@ public final class PhysicsEngine implements AutoCloseable {
     /** per subsystem of the projection: its joints exceed the tolerance / its solve is not finite */
     private boolean[] needsPass = new boolean[0];
     private boolean[] skipPass = new boolean[0];
+    /** subsystems (groups) of the dynamic bodies: groups holds 0 .. subsystemCount - 1 */
+    private final int subsystemCount;
     /** most Newton passes of the joint projection per step */
     static final int PROJECTION_PASSES = 3;
     /** joint rows with errors below this need no projection, m (point rows) or rad (angular rows) */
@@ -174,6 +176,7 @@ public final class PhysicsEngine implements AutoCloseable {
                 groups[q] = next++;
             }
         }
+        this.subsystemCount = next;
         this.vel = new double[6 * model.bodies];
         this.startPos = new double[3 * model.bodies];
         this.startQuat = new double[4 * model.bodies];
@@ -405,34 +408,24 @@ public final class PhysicsEngine implements AutoCloseable {
      * row's error is below {@link #PROJECTION_TOLERANCE} (at most {@link #PROJECTION_PASSES}).
      */
     private void projectJoints(PhysicsState s, int n) {
+        if (needsPass.length < subsystemCount) {
+            needsPass = new boolean[subsystemCount];
+            skipPass = new boolean[subsystemCount];
+        }
         for (int pass = 0; pass <= PROJECTION_PASSES; pass++) {
+            // per subsystem: does it need this pass? (decided per subsystem, so that one
+            // subsystem's error never moves another: see the notes, subset equivalence); the
+            // errors alone, as most steps need no pass
+            java.util.Arrays.fill(needsPass, 0, subsystemCount, false);
+            java.util.Arrays.fill(skipPass, 0, subsystemCount, false);
+            boolean any = joints.positionErrors(s, dyn, projected, groups, PROJECTION_TOLERANCE, needsPass);
+            if (!any || pass == PROJECTION_PASSES) {
+                return;
+            }
             projection.resetBodies(n);
             projection.group(groups);
             projection.layout();
             joints.assemblePositions(s, projection, dyn, projected, zeroVel);
-            // per subsystem: does it need this pass? (decided per subsystem, so that one
-            // subsystem's error never moves another: see the notes, subset equivalence)
-            int ns = projection.subsystems;
-            if (needsPass.length < ns) {
-                needsPass = new boolean[Math.max(ns, 2 * needsPass.length)];
-                skipPass = new boolean[needsPass.length];
-            }
-            java.util.Arrays.fill(needsPass, 0, ns, false);
-            java.util.Arrays.fill(skipPass, 0, ns, false);
-            boolean any = false;
-            for (int c = 0; c < projection.constraints; c++) {
-                int body = projection.bodyA[c] >= 0 ? projection.bodyA[c] : projection.bodyB[c];
-                int sub = projection.subsystemOf[body];
-                for (int r = projection.rowStart[c]; r < projection.rowStart[c] + projection.rows[c]; r++) {
-                    if (Math.abs(projection.e[r]) > PROJECTION_TOLERANCE) {
-                        needsPass[sub] = true;
-                        any = true;
-                    }
-                }
-            }
-            if (!any || pass == PROJECTION_PASSES) {
-                return;
-            }
             System.arraycopy(pr.mass, 0, projection.mass, 0, 36 * n);
             java.util.Arrays.fill(projection.v, 0, 6 * n, 0);
             projector.solve(projection);

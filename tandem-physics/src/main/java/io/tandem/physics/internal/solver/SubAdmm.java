@@ -150,6 +150,8 @@ public final class SubAdmm implements ConstraintSolver {
     /** adaptation: per subsystem, the gathered residuals (4 each, as pairStat) */
     private double[] subStat = new double[0];
     private boolean adaptNow;
+    /** this solve stops islands early (tolerance > 0 and more than one iteration): {@link #active} is valid */
+    private boolean stopping;
     private final Islands islands = new Islands();
     /** early stopping only: per island, whether it still iterates */
     private boolean[] active = new boolean[0];
@@ -225,7 +227,9 @@ public final class SubAdmm implements ConstraintSolver {
     private int iterate(ConstraintProblem pr) {
         // without split constraints one v-step is the exact solution
         int budget = splitPairs == 0 ? 1 : iterations;
-        boolean stopEarly = tolerance > 0;
+        // one iteration has nothing to stop early or adapt
+        boolean stopEarly = tolerance > 0 && budget > 1;
+        stopping = stopEarly;
         if (stopEarly) {
             islands.build(pr);
             int ni = islands.count;
@@ -237,7 +241,7 @@ public final class SubAdmm implements ConstraintSolver {
             islandRp = ConstraintProblem.grow(islandRp, ni);
             islandRd = ConstraintProblem.grow(islandRd, ni);
         }
-        if (stopEarly || adaptive) {
+        if (stopEarly || adaptive && budget > 1) {
             pairStat = ConstraintProblem.grow(pairStat, 8 * pr.constraints);
             Arrays.fill(pairStat, 0, 8 * pr.constraints, 0);
         }
@@ -309,7 +313,7 @@ public final class SubAdmm implements ConstraintSolver {
     /** The adaptive penalty rule (see the notes) for subsystems [lo, hi). */
     private void adapt(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
-        boolean skip = tolerance > 0;
+        boolean skip = stopping;
         for (int s = lo; s < hi; s++) {
             if (skip && !active[islands.ofBody[pr.subsystemBodies[pr.subsystemBodyStart[s]]]]) {
                 continue;
@@ -365,9 +369,12 @@ public final class SubAdmm implements ConstraintSolver {
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
         yHat = ConstraintProblem.grow(yHat, pr.totalRows);
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
-        vPred = ConstraintProblem.grow(vPred, pr.v.length);
-        loop.run(pr.subsystems, predictRange);
-        loop.run(pr.constraints, seedRange);
+        if (splitPairs > 0) {
+            // (without split pairs there is no z to seed)
+            vPred = ConstraintProblem.grow(vPred, pr.v.length);
+            loop.run(pr.subsystems, predictRange);
+            loop.run(pr.constraints, seedRange);
+        }
     }
 
     private void predict(int lo, int hi, int chunk) {
@@ -406,7 +413,7 @@ public final class SubAdmm implements ConstraintSolver {
     /** (15) for subsystems [lo, hi). */
     private void vStep(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
-        boolean skip = tolerance > 0;
+        boolean skip = stopping;
         for (int s = lo; s < hi; s++) {
             if (skip && !active[islands.ofBody[pr.subsystemBodies[pr.subsystemBodyStart[s]]]]) {
                 continue;
@@ -418,7 +425,7 @@ public final class SubAdmm implements ConstraintSolver {
     /** (13), (14) for the split constraints in [lo, hi); records their residuals per pair. */
     private void zStepTracked(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
-        boolean skip = tolerance > 0;
+        boolean skip = stopping;
         double[] v = pr.v;
         for (int c = lo; c < hi; c++) {
             int np = pairs.count[c];
@@ -498,7 +505,7 @@ public final class SubAdmm implements ConstraintSolver {
     /** (13), (14) for the split constraints in [lo, hi). */
     private void zStepPlain(int lo, int hi, int chunk) {
         ConstraintProblem pr = current;
-        boolean skip = tolerance > 0;
+        boolean skip = stopping;
         double[] v = pr.v;
         for (int c = lo; c < hi; c++) {
             int np = pairs.count[c];
