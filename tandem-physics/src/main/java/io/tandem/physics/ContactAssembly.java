@@ -33,9 +33,12 @@ import io.tandem.physics.internal.solver.ParallelLoop;
  * points keep the narrow phase's order. The warm starts live in PhysicsState (ContactCache),
  * keyed by (body id A, body id B, shape indices, feature): global ids, never model indices.
  *
- * Parallel narrow phase: the pairs' manifolds are computed in parallel chunks (one NarrowPhase per
- * chunk, each pair written to its own slot), then the rows are assembled serially in pair order;
- * every pair's manifold depends only on its two poses, so the result is bitwise the same for any
+ * Parallel narrow phase and rows: the pairs' manifolds are computed in parallel chunks (one
+ * NarrowPhase per chunk, each pair written to its own slot); a serial prefix sum over the pairs'
+ * point counts gives every pair its first contact block; then the rows are filled in parallel
+ * chunks, each pair writing only its own blocks and reading the warm-start table (written only
+ * after the solve, in store). Every pair's manifold and rows depend only on its two poses and its
+ * own warm starts, and the blocks keep pair order, so the result is bitwise the same for any
  * thread count.
  */
 
@@ -65,7 +68,6 @@ final class ContactAssembly {
     private final ParallelLoop.RangeBody posesRange = this::poses;
     private final BroadPhase broad = new BroadPhase();
     private final PairBuffer pairs = new PairBuffer();
-    private final ContactManifold manifold = new ContactManifold();
     private final double[] aabbMin;
     private final double[] aabbMax;
     /** world pose of every collider this step (colliders x 3, x 4) */
@@ -73,8 +75,16 @@ final class ContactAssembly {
     private final double[] worldQuat;
     /** broad-phase group per canonical rank (0 = static) */
     private final int[] group;
-    private final double[] t1 = new double[3];
-    private final double[] t2 = new double[3];
+    /** per broad-phase pair: its first contact block, counted from this step's first contact block */
+    private int[] pairBlock = new int[0];
+    /** per parallel chunk: the contact frame (normal, two tangents) and the deepest penetration */
+    private double[][] chunkFrame = new double[0][];
+    private double[] chunkDepth = new double[0];
+    private final ParallelLoop.RangeBody rowsRange = this::rows;
+    private ConstraintProblem problemNow;
+    private double[] velNow;
+    private double timeStepNow;
+    private int firstBlock;
     /** per contact row block of this step: its warm-start key (body A, body B, packed) */
     private long[] blockBodyA = new long[0];
     private long[] blockBodyB = new long[0];
@@ -118,15 +128,19 @@ final class ContactAssembly {
             pairPoint = new double[3 * ContactManifold.MAX_POINTS * cap];
             pairDepth = new double[ContactManifold.MAX_POINTS * cap];
             pairFeature = new int[ContactManifold.MAX_POINTS * cap];
+            pairBlock = new int[cap];
         }
         int chunks = loop.chunks(np);
         if (narrow.length < chunks) {
             int old = narrow.length;
             narrow = java.util.Arrays.copyOf(narrow, chunks);
             chunkManifold = java.util.Arrays.copyOf(chunkManifold, chunks);
+            chunkFrame = java.util.Arrays.copyOf(chunkFrame, chunks);
+            chunkDepth = java.util.Arrays.copyOf(chunkDepth, chunks);
             for (int i = old; i < chunks; i++) {
                 narrow[i] = new NarrowPhase();
                 chunkManifold[i] = new ContactManifold();
+                chunkFrame[i] = new double[9];
             }
         }
     }
@@ -204,7 +218,41 @@ final class ContactAssembly {
         growPairs(np);
         dynNow = dyn;
         loop.run(np, narrowRange);
+        // each pair's first block (a prefix sum in pair order), then the rows in parallel, each
+        // pair writing its own blocks: the same blocks in the same order for any thread count
+        int blocks = 0;
         for (int k = 0; k < np; k++) {
+            pairBlock[k] = blocks;
+            blocks += pairCount[k];
+        }
+        contacts = blocks;
+        growBlocks(blocks);
+        problemNow = pr;
+        velNow = vel;
+        timeStepNow = h;
+        firstBlock = pr.addBlocks(ConstraintProblem.CONTACT, blocks, 3);
+        java.util.Arrays.fill(chunkDepth, 0, loop.chunks(np), 0);
+        loop.run(np, rowsRange);
+        for (int k = 0; k < loop.chunks(np); k++) {
+            maxDepth = Math.max(maxDepth, chunkDepth[k]);
+        }
+        problemNow = null;
+        velNow = null;
+        stateNow = null;
+        dynNow = null;
+    }
+
+    /** The contact blocks of broad-phase pairs [lo, hi), at the blocks the prefix sum gave them. */
+    private void rows(int lo, int hi, int chunk) {
+        PhysicsState s = stateNow;
+        ConstraintProblem pr = problemNow;
+        int[] dyn = dynNow;
+        double[] vel = velNow;
+        double h = timeStepNow;
+        ContactCache warm = s.contacts;
+        double[] nrm = chunkFrame[chunk];
+        double depthMax = 0;
+        for (int k = lo; k < hi; k++) {
             int points = pairCount[k];
             if (points == 0) {
                 continue;
@@ -215,23 +263,31 @@ final class ContactAssembly {
             int bb = m.colliderBody[cb];
             int da = dyn[ba];
             int db = dyn[bb];
-            System.arraycopy(pairNormal, 3 * k, manifold.normal, 0, 3);
-            System.arraycopy(pairPoint, 12 * k, manifold.point, 0, 3 * points);
-            System.arraycopy(pairDepth, 4 * k, manifold.depth, 0, points);
-            System.arraycopy(pairFeature, 4 * k, manifold.feature, 0, points);
             double mu = Math.sqrt(m.colliderFriction[ca] * m.colliderFriction[cb]);
-            double[] nrm = manifold.normal;
-            RigidOps.perpendicular(nrm, t1, t2);
+            // the frame: normal at [0, 3), tangents at [3, 6) and [6, 9)
+            System.arraycopy(pairNormal, 3 * k, nrm, 0, 3);
+            RigidOps.perpendicular(nrm, 0, nrm, 3, nrm, 6);
+            long idA = m.bodyId[ba];
+            long idB = m.bodyId[bb];
             for (int q = 0; q < points; q++) {
-                double depth = manifold.depth[q];
-                maxDepth = Math.max(maxDepth, depth);
-                int r0 = pr.addBlock(ConstraintProblem.CONTACT, 3, da, db, mu);
-                double px = manifold.point[3 * q];
-                double py = manifold.point[3 * q + 1];
-                double pz = manifold.point[3 * q + 2];
-                row(pr, r0, nrm, px, py, pz, s, ba, bb);
-                row(pr, r0 + 1, t1, px, py, pz, s, ba, bb);
-                row(pr, r0 + 2, t2, px, py, pz, s, ba, bb);
+                int block = pairBlock[k] + q;
+                int c = firstBlock + block;
+                pr.bodyA[c] = da;
+                pr.bodyB[c] = db;
+                pr.mu[c] = mu;
+                double depth = pairDepth[4 * k + q];
+                depthMax = Math.max(depthMax, depth);
+                int r0 = pr.rowStart[c];
+                double px = pairPoint[12 * k + 3 * q];
+                double py = pairPoint[12 * k + 3 * q + 1];
+                double pz = pairPoint[12 * k + 3 * q + 2];
+                for (int r = 0; r < 3; r++) {
+                    row(pr, r0 + r, nrm, 3 * r, px, py, pz, s, ba, bb);
+                    pr.e[r0 + r] = 0;
+                    pr.gamma[r0 + r] = 0;
+                    pr.lo[r0 + r] = Double.NEGATIVE_INFINITY;
+                    pr.hi[r0 + r] = Double.POSITIVE_INFINITY;
+                }
                 pr.e[r0] = depth < 0 ? -depth / h : -ERP * Math.max(0, depth - SLOP) / h;
                 // kinematic sides move on their own: their velocity is part of the bias
                 for (int r = r0; r < r0 + 3; r++) {
@@ -244,35 +300,34 @@ final class ContactAssembly {
                         clear(pr.jB, r);
                     }
                 }
-                long idA = m.bodyId[ba];
-                long idB = m.bodyId[bb];
-                long packed = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb], manifold.feature[q]);
+                long packed = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb],
+                        pairFeature[4 * k + q]);
+                // the table is only read during the step (store writes it afterwards)
                 int slot = warm.find(idA, idB, packed);
                 pr.p[r0] = slot >= 0 ? warm.value(slot, 0) : 0;
                 pr.p[r0 + 1] = slot >= 0 ? warm.value(slot, 1) : 0;
                 pr.p[r0 + 2] = slot >= 0 ? warm.value(slot, 2) : 0;
-                remember(idA, idB, packed, r0);
+                blockBodyA[block] = idA;
+                blockBodyB[block] = idB;
+                blockPacked[block] = packed;
+                blockRow[block] = r0;
             }
         }
+        chunkDepth[chunk] = depthMax;
     }
 
     private static long pairKey(int a, int b) {
         return ((long) Math.min(a, b) << 32) | Math.max(a, b);
     }
 
-    private void remember(long idA, long idB, long packed, int row) {
-        if (contacts == blockRow.length) {
-            int cap = Math.max(64, 2 * contacts);
-            blockBodyA = java.util.Arrays.copyOf(blockBodyA, cap);
-            blockBodyB = java.util.Arrays.copyOf(blockBodyB, cap);
-            blockPacked = java.util.Arrays.copyOf(blockPacked, cap);
-            blockRow = java.util.Arrays.copyOf(blockRow, cap);
+    private void growBlocks(int blocks) {
+        if (blockRow.length < blocks) {
+            int cap = Math.max(64, Math.max(blocks, 2 * blockRow.length));
+            blockBodyA = new long[cap];
+            blockBodyB = new long[cap];
+            blockPacked = new long[cap];
+            blockRow = new int[cap];
         }
-        blockBodyA[contacts] = idA;
-        blockBodyB[contacts] = idB;
-        blockPacked[contacts] = packed;
-        blockRow[contacts] = row;
-        contacts++;
     }
 
     /** Keeps this step's contact impulses in the state, for the next step's warm start. */
@@ -287,20 +342,23 @@ final class ContactAssembly {
     }
 
     /** Row along {@code dir}: J_A = -[dir, r_A x dir], J_B = [dir, r_B x dir] at world point P. */
-    private static void row(ConstraintProblem pr, int r, double[] dir, double px, double py, double pz, PhysicsState s,
-                            int ba, int bb) {
-        fill(pr.jA, r, dir, px - s.pos[3 * ba], py - s.pos[3 * ba + 1], pz - s.pos[3 * ba + 2], -1);
-        fill(pr.jB, r, dir, px - s.pos[3 * bb], py - s.pos[3 * bb + 1], pz - s.pos[3 * bb + 2], 1);
+    private static void row(ConstraintProblem pr, int r, double[] dir, int d0, double px, double py, double pz,
+                            PhysicsState s, int ba, int bb) {
+        fill(pr.jA, r, dir, d0, px - s.pos[3 * ba], py - s.pos[3 * ba + 1], pz - s.pos[3 * ba + 2], -1);
+        fill(pr.jB, r, dir, d0, px - s.pos[3 * bb], py - s.pos[3 * bb + 1], pz - s.pos[3 * bb + 2], 1);
     }
 
-    private static void fill(double[] j, int r, double[] d, double rx, double ry, double rz, double sign) {
+    private static void fill(double[] j, int r, double[] d, int d0, double rx, double ry, double rz, double sign) {
         int o = 6 * r;
-        j[o] = sign * d[0];
-        j[o + 1] = sign * d[1];
-        j[o + 2] = sign * d[2];
-        j[o + 3] = sign * (ry * d[2] - rz * d[1]);
-        j[o + 4] = sign * (rz * d[0] - rx * d[2]);
-        j[o + 5] = sign * (rx * d[1] - ry * d[0]);
+        double dx = d[d0];
+        double dy = d[d0 + 1];
+        double dz = d[d0 + 2];
+        j[o] = sign * dx;
+        j[o + 1] = sign * dy;
+        j[o + 2] = sign * dz;
+        j[o + 3] = sign * (ry * dz - rz * dy);
+        j[o + 4] = sign * (rz * dx - rx * dz);
+        j[o + 5] = sign * (rx * dy - ry * dx);
     }
 
     private static double kinematic(double[] j, int r, int body, double[] vel) {

@@ -126,32 +126,43 @@ public final class RigidOps {
 
     /** Two unit vectors p1, p2 with (a, p1, p2) right-handed orthonormal; a must be unit. */
     public static void perpendicular(double[] a, double[] p1, double[] p2) {
+        perpendicular(a, 0, p1, 0, p2, 0);
+    }
+
+    /** {@link #perpendicular(double[], double[], double[])} on vectors at offsets. */
+    public static void perpendicular(double[] a, int ao, double[] p1, int o1, double[] p2, int o2) {
         // pick the world axis least aligned with a
-        double ax = Math.abs(a[0]);
-        double ay = Math.abs(a[1]);
-        double az = Math.abs(a[2]);
+        double a0 = a[ao];
+        double a1 = a[ao + 1];
+        double a2 = a[ao + 2];
+        double ax = Math.abs(a0);
+        double ay = Math.abs(a1);
+        double az = Math.abs(a2);
         double tx;
         double ty;
         double tz;
         if (ax <= ay && ax <= az) {
             tx = 0;
-            ty = a[2];
-            tz = -a[1];
+            ty = a2;
+            tz = -a1;
         } else if (ay <= az) {
-            tx = -a[2];
+            tx = -a2;
             ty = 0;
-            tz = a[0];
+            tz = a0;
         } else {
-            tx = a[1];
-            ty = -a[0];
+            tx = a1;
+            ty = -a0;
             tz = 0;
         }
         double n = 1.0 / Math.sqrt(tx * tx + ty * ty + tz * tz);
-        p1[0] = tx * n;
-        p1[1] = ty * n;
-        p1[2] = tz * n;
-        p2[0] = a[1] * p1[2] - a[2] * p1[1];
-        p2[1] = a[2] * p1[0] - a[0] * p1[2];
-        p2[2] = a[0] * p1[1] - a[1] * p1[0];
+        double p0 = tx * n;
+        double p1y = ty * n;
+        double p1z = tz * n;
+        p1[o1] = p0;
+        p1[o1 + 1] = p1y;
+        p1[o1 + 2] = p1z;
+        p2[o2] = a1 * p1z - a2 * p1y;
+        p2[o2 + 1] = a2 * p0 - a0 * p1z;
+        p2[o2 + 2] = a0 * p1y - a1 * p0;
     }
 }

@@ -220,6 +220,44 @@ public final class ConstraintProblem {
     }
 
     /**
+     * Adds {@code count} blocks of one kind with {@code m} rows each, for a caller that fills them
+     * in parallel: sets each block's kind, rows and first row (block {@code first + i} starts at
+     * row {@code rowStart[first] + i m}) and sizes every per-block and per-row array, but leaves
+     * the sides ({@link #bodyA}, {@link #bodyB}), {@link #mu} and every row's Jacobians, bias,
+     * compliance, bounds and impulse for the caller to set, each block by one writer.
+     *
+     * @param blockKind one of the kind constants
+     * @param count     blocks to add, at least 0
+     * @param m         rows per block
+     * @return the first new block
+     */
+    public int addBlocks(int blockKind, int count, int m) {
+        int first = constraints;
+        constraints += count;
+        kind = grow(kind, constraints);
+        rowStart = grow(rowStart, constraints);
+        rows = grow(rows, constraints);
+        bodyA = grow(bodyA, constraints);
+        bodyB = grow(bodyB, constraints);
+        mu = grow(mu, constraints);
+        int r0 = totalRows;
+        totalRows += count * m;
+        jA = grow(jA, 6 * totalRows);
+        jB = grow(jB, 6 * totalRows);
+        e = grow(e, totalRows);
+        gamma = grow(gamma, totalRows);
+        lo = grow(lo, totalRows);
+        hi = grow(hi, totalRows);
+        p = grow(p, totalRows);
+        for (int i = 0; i < count; i++) {
+            kind[first + i] = blockKind;
+            rowStart[first + i] = r0 + i * m;
+            rows[first + i] = m;
+        }
+        return first;
+    }
+
+    /**
      * Constraint velocity y of a row at the current {@link #v}.
      *
      * @param row the row
