@@ -7,7 +7,7 @@ import io.tandem.physics.internal.collision.PairBuffer;
 import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.geometry.AabbOps;
 import io.tandem.physics.internal.solver.ConstraintProblem;
-import io.tandem.physics.internal.solver.ParallelLoop;
+import io.tandem.physics.internal.parallel.ParallelLoop;
 
 /*
  * Implementation notes.
@@ -66,7 +66,7 @@ final class ContactAssembly {
     private int[] dynNow;
     private PhysicsState stateNow;
     private final ParallelLoop.RangeBody posesRange = this::poses;
-    private final BroadPhase broad = new BroadPhase();
+    private final BroadPhase broad;
     private final PairBuffer pairs = new PairBuffer();
     private final double[] aabbMin;
     private final double[] aabbMax;
@@ -98,6 +98,7 @@ final class ContactAssembly {
     ContactAssembly(PhysicsModel m, ParallelLoop loop) {
         this.m = m;
         this.loop = loop;
+        this.broad = new BroadPhase(loop);
         long[] keys = new long[m.joints];
         int nk = 0;
         for (int j = 0; j < m.joints; j++) {

@@ -3,7 +3,7 @@ package io.tandem.physics;
 import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.solver.ConstraintProblem;
 import io.tandem.physics.internal.solver.ConstraintSolver;
-import io.tandem.physics.internal.solver.ParallelLoop;
+import io.tandem.physics.internal.parallel.ParallelLoop;
 import io.tandem.physics.internal.solver.Pgs;
 import io.tandem.physics.internal.solver.ProjectedJacobi;
 import io.tandem.physics.internal.solver.SubAdmm;

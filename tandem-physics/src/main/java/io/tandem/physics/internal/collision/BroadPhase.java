@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.collision;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
 /*
  * Implementation notes
  *
@@ -94,11 +96,25 @@ public final class BroadPhase {
         this(algorithm, UniformGrid.DEFAULT_CELL_FACTOR);
     }
 
+    /**
+     * Creates a broad phase with the {@link #DEFAULT_ALGORITHM} whose pair tests run on a parallel
+     * loop (the pairs are the same, in the same order, for any thread count).
+     *
+     * @param loop the loop, owned (and closed) by the caller
+     */
+    public BroadPhase(ParallelLoop loop) {
+        this(DEFAULT_ALGORITHM, UniformGrid.DEFAULT_CELL_FACTOR, loop);
+    }
+
     /** For measurements: a grid with cell size cellFactor x the mean largest AABB extent. */
     BroadPhase(Algorithm algorithm, double cellFactor) {
+        this(algorithm, cellFactor, ParallelLoop.serial());
+    }
+
+    private BroadPhase(Algorithm algorithm, double cellFactor, ParallelLoop loop) {
         this.algorithm = algorithm;
         this.sweep = algorithm == Algorithm.SWEEP_AND_PRUNE ? new SweepAndPrune() : null;
-        this.grid = algorithm == Algorithm.UNIFORM_GRID ? new UniformGrid(cellFactor) : null;
+        this.grid = algorithm == Algorithm.UNIFORM_GRID ? new UniformGrid(cellFactor, loop) : null;
     }
 
     /**

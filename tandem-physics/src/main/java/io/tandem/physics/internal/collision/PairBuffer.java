@@ -83,6 +83,16 @@ public final class PairBuffer {
         size++;
     }
 
+    /** Appends every pair of another buffer, in its order. */
+    void addAll(PairBuffer other) {
+        int n = other.size;
+        if (pairs.length < 2 * (size + n)) {
+            pairs = java.util.Arrays.copyOf(pairs, Math.max(2 * (size + n), 2 * pairs.length));
+        }
+        System.arraycopy(other.pairs, 0, pairs, 2 * size, 2 * n);
+        size += n;
+    }
+
     /** Sorts by first, then second index: two stable counting-sort passes (LSD radix), O(size + n). */
     void sort(int n) {
         if (size < 2) {

@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.collision;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
 /*
  * Implementation notes
  *
@@ -80,21 +82,31 @@ final class UniformGrid {
     private double[] sMaxX = new double[0];
     private double[] sMaxY = new double[0];
     private double[] sMaxZ = new double[0];
+    /** per gridded entry of the dense grid, in bucket order: its cell */
+    private int[] sCell = new int[0];
     private int[] bucketBegin = new int[0];
+    private final ParallelLoop loop;
+    /** the dense grid's pairs per parallel chunk */
+    private PairBuffer[] chunkPairs = new PairBuffer[0];
+    private final ParallelLoop.RangeBody denseRange = this::denseChunk;
     private int[] bucketCursor = new int[0];
     private int[] brute = new int[0];
     private boolean[] isBrute = new boolean[0];
 
     UniformGrid() {
-        this(DEFAULT_CELL_FACTOR);
+        this(DEFAULT_CELL_FACTOR, ParallelLoop.serial());
     }
 
-    /** cellFactor: cell size in units of the level's largest AABB extent; at least 1 for correctness. */
-    UniformGrid(double cellFactor) {
+    /**
+     * cellFactor: cell size in units of the level's largest AABB extent; at least 1 for correctness.
+     * loop: runs the dense grid's tests in parallel chunks (owned by the caller).
+     */
+    UniformGrid(double cellFactor, ParallelLoop loop) {
         if (!(cellFactor >= 1.0)) {
             throw new IllegalArgumentException("cell factor must be >= 1, got " + cellFactor);
         }
         this.cellFactor = cellFactor;
+        this.loop = loop;
     }
 
     private static int[] shell(boolean half) {
@@ -333,6 +345,7 @@ final class UniformGrid {
             int pos = cursor[b]++;
             int c = entryObj[r];
             int i = 3 * c;
+            sCell[pos] = b;
             sObj[pos] = c;
             sStatic[pos] = group[c] == 0;
             sMinX[pos] = min[i];
@@ -345,21 +358,24 @@ final class UniformGrid {
         for (int s = 0; s < 13; s++) {
             shellDelta[s] = HALF_SHELL[3 * s] + nx * (HALF_SHELL[3 * s + 1] + ny * HALF_SHELL[3 * s + 2]);
         }
-        // occupied cells have coordinates 1 .. n - 2, so every neighbour index is in range
-        for (int b = 0; b < cells; b++) {
-            int end = begin[b + 1];
-            for (int p = begin[b]; p < end; p++) {
-                for (int q = p + 1; q < end; q++) {
-                    test(p, q, out);
-                }
-                for (int s = 0; s < 13; s++) {
-                    int nb = b + shellDelta[s];
-                    int nEnd = begin[nb + 1];
-                    for (int q = begin[nb]; q < nEnd; q++) {
-                        test(p, q, out);
-                    }
-                }
+        // the tests, per entry in cell order; in parallel chunks of entries, each into its own
+        // buffer, appended in chunk order (findPairs sorts the pairs, so the order found is moot)
+        int gridded = begin[cells];
+        if (loop.threads() == 1 || loop.chunks(gridded) < 2) {
+            denseTests(0, gridded, out);
+            return true;
+        }
+        int chunks = loop.chunks(gridded);
+        if (chunkPairs.length < chunks) {
+            int old = chunkPairs.length;
+            chunkPairs = java.util.Arrays.copyOf(chunkPairs, Math.max(chunks, 2 * old));
+            for (int k = old; k < chunkPairs.length; k++) {
+                chunkPairs[k] = new PairBuffer(256);
             }
+        }
+        loop.run(gridded, denseRange);
+        for (int k = 0; k < chunks; k++) {
+            out.addAll(chunkPairs[k]);
         }
         return true;
     }
@@ -422,6 +438,32 @@ final class UniformGrid {
         }
     }
 
+    /** The dense grid's tests for entries [lo, hi) (bucket order) into out. */
+    private void denseTests(int lo, int hi, PairBuffer out) {
+        int[] begin = bucketBegin;
+        // occupied cells have coordinates 1 .. n - 2, so every neighbour index is in range
+        for (int p = lo; p < hi; p++) {
+            int b = sCell[p];
+            int end = begin[b + 1];
+            for (int q = p + 1; q < end; q++) {
+                test(p, q, out);
+            }
+            for (int s = 0; s < 13; s++) {
+                int nb = b + shellDelta[s];
+                int nEnd = begin[nb + 1];
+                for (int q = begin[nb]; q < nEnd; q++) {
+                    test(p, q, out);
+                }
+            }
+        }
+    }
+
+    private void denseChunk(int lo, int hi, int chunk) {
+        PairBuffer buffer = chunkPairs[chunk];
+        buffer.clear();
+        denseTests(lo, hi, buffer);
+    }
+
     private void test(int p, int q, PairBuffer out) {
         boolean apart = (sMinX[p] > sMaxX[q]) | (sMinX[q] > sMaxX[p]) | (sMinY[p] > sMaxY[q]) | (sMinY[q] > sMaxY[p])
                 | (sMinZ[p] > sMaxZ[q]) | (sMinZ[q] > sMaxZ[p]) | (sStatic[p] & sStatic[q]);
@@ -474,6 +516,7 @@ final class UniformGrid {
             entryBucket = new int[cap];
             sKey = new long[cap];
             sObj = new int[cap];
+            sCell = new int[cap];
             sStatic = new boolean[cap];
             sMinX = new double[cap];
             sMinY = new double[cap];

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tandem.physics.internal.geometry.AabbOps;
 import io.tandem.physics.internal.geometry.Poses;
 import io.tandem.physics.internal.geometry.Shape;
+import io.tandem.physics.internal.parallel.ParallelLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -166,6 +167,34 @@ class BroadPhaseTest {
             s.updateAabbs(0.01);
             bp.findPairs(n, s.min, s.max, s.group, out);
             assertThat(asList(out)).as("stretched along %d", axis).isEqualTo(bruteForce(n, s.min, s.max, s.group));
+        }
+    }
+
+    @Test
+    void findPairs_onThreeThreads_matchBruteForceAndTheSerialGrid() {
+        Random rnd = new Random(SEED + 9);
+        BroadPhase serial = new BroadPhase(BroadPhase.Algorithm.UNIFORM_GRID);
+        PairBuffer serialOut = new PairBuffer(1);
+        PairBuffer out = new PairBuffer(1);
+        try (ParallelLoop loop = ParallelLoop.withThreads(3)) {
+            BroadPhase parallel = new BroadPhase(loop);
+            for (int scene = 0; scene < 4; scene++) {
+                // dense scenes (the directly indexed grid, which runs in parallel) of many chunks
+                int n = 1500 + rnd.nextInt(2500);
+                Scene s = randomScene(n, 2 + 2 * rnd.nextDouble(), rnd);
+                for (int frame = 0; frame < 4; frame++) {
+                    parallel.findPairs(n, s.min, s.max, s.group, out);
+                    serial.findPairs(n, s.min, s.max, s.group, serialOut);
+                    List<Long> expected = bruteForce(n, s.min, s.max, s.group);
+                    assertThat(expected.size()).isGreaterThan(4 * ParallelLoop.CHUNK);
+                    assertThat(asList(out)).as("scene %d frame %d n %d seed %d", scene, frame, n, SEED).isEqualTo(expected);
+                    assertThat(asList(serialOut)).isEqualTo(expected);
+                    for (int i = 3; i < n; i++) {
+                        s.poses.translate(i, 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian());
+                    }
+                    s.updateAabbs(0.01);
+                }
+            }
         }
     }
 

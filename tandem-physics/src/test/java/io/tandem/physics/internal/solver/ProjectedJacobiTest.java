@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.solver;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
 /** The solver contract for projected Jacobi. */
 class ProjectedJacobiTest extends SolverContract {
     @Override

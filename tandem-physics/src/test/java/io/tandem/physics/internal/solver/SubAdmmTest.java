@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.solver;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -1,4 +1,4 @@
-package io.tandem.physics.internal.solver;
+package io.tandem.physics.internal.parallel;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +35,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ParallelLoop implements AutoCloseable {
     /** items per chunk */
-    static final int CHUNK = 64;
+    public static final int CHUNK = 64;
     /** onSpinWait rounds a worker waits for the next loop before it parks (tens of microseconds) */
     static final int SPINS = 1 << 13;
 
