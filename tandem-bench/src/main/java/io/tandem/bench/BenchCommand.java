@@ -5,6 +5,7 @@ import io.tandem.bench.cosim.TimeSyncCommand;
 import io.tandem.bench.physics.ChainCommand;
 import io.tandem.bench.physics.PileCommand;
 import io.tandem.bench.physics.ScalingCommand;
+import io.tandem.bench.physics.SpeedupCommand;
 import io.tandem.bench.physics.SolversCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Measures Tandem's performance.",
         subcommands = {TimeSyncCommand.class, PubSubCommand.class, PileCommand.class, ChainCommand.class, SolversCommand.class,
-            ScalingCommand.class, JmhCommand.class, WorldCommand.class, CleBenchCommand.class, BrainCommand.class},
+            ScalingCommand.class, SpeedupCommand.class, JmhCommand.class, WorldCommand.class, CleBenchCommand.class, BrainCommand.class},
         commandListHeading = "%nBenchmarks:%n")
 final class BenchCommand implements Callable<Integer> {
 
