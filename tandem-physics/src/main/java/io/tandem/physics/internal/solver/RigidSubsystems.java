@@ -471,25 +471,31 @@ final class RigidSubsystems implements Subsystems {
     }
 
     @Override
-    public void solve(int s, double[] beta, double[] z, int chunk) {
+    public void solve(int s, double[] force, int chunk) {
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
             int o = pr.coord(b);
-            System.arraycopy(pr.b, o, rhs, o, 6);
+            double r0 = pr.b[o];
+            double r1 = pr.b[o + 1];
+            double r2 = pr.b[o + 2];
+            double r3 = pr.b[o + 3];
+            double r4 = pr.b[o + 4];
+            double r5 = pr.b[o + 5];
             for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
-                int pair = bodyPairs[e];
-                int c = pair >> 1;
-                int k = pair & 1;
-                double bs = beta[pair];
-                double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
-                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    double f = bs * z[2 * r + k] + pr.p[r];
-                    int j = 6 * r;
-                    for (int d = 0; d < 6; d++) {
-                        rhs[o + d] += jac[j + d] * f;
-                    }
-                }
+                int f = 6 * bodyPairs[e];
+                r0 += force[f];
+                r1 += force[f + 1];
+                r2 += force[f + 2];
+                r3 += force[f + 3];
+                r4 += force[f + 4];
+                r5 += force[f + 5];
             }
+            rhs[o] = r0;
+            rhs[o + 1] = r1;
+            rhs[o + 2] = r2;
+            rhs[o + 3] = r3;
+            rhs[o + 4] = r4;
+            rhs[o + 5] = r5;
             applyHInverse(b, rhs, o, pr.v, o);
         }
         if (exactRows > 0 && exStart[s + 1] > exStart[s]) {

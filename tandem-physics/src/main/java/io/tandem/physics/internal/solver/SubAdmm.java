@@ -101,6 +101,12 @@ import java.util.Arrays;
  * Parallel structure: the v-step gathers per subsystem through a CSR list of its (constraint,
  * pair) entries, and the z-step writes only its own constraint's rows, so both loops are
  * embarrassingly parallel and results do not depend on the thread count (no cross-thread sums).
+ *
+ * Forces: the z-step of a constraint also forms each pair's force J_ck^T (beta z_ck + p_c) (6
+ * numbers) while it holds the rows, and the v-step only adds its pairs' forces. The Jacobian rows
+ * are then read once per iteration instead of twice (stir with 4000 spheres, 1 thread: 6 % less
+ * time per step; the 1000-sphere pile, whose rows fit in cache: within the noise). The seed and a
+ * penalty update (which changes beta) recompute them.
  */
 
 /**
@@ -136,6 +142,11 @@ public final class SubAdmm implements ConstraintSolver {
     private int splitPairs;
     /** split variables z per (row, pair k) at [2 row + k] */
     private double[] z = new double[0];
+    /**
+     * per (constraint c, pair k) at [6 (2c + k)]: the pair's force on its body for the next v-step,
+     * sum over c's rows of J_ck^T (beta_ck z_ck + p_c), written by c's z-step (see the notes)
+     */
+    private double[] force = new double[0];
     /** J v per (row, pair k) at [2 row + k] */
     private double[] x = new double[0];
     private double[] yHat = new double[0];
@@ -170,6 +181,7 @@ public final class SubAdmm implements ConstraintSolver {
     private final ParallelLoop.RangeBody seedRange = this::seedZ;
     private final ParallelLoop.RangeBody adaptRange = this::adapt;
     private final ParallelLoop.RangeBody predictRange = this::predict;
+    private final ParallelLoop.RangeBody forceRange = this::forces;
     /** v* = A^-1 (b + J^T p), the velocity of the warm-started impulses (the z seed) */
     private double[] vPred = new double[0];
 
@@ -263,6 +275,8 @@ public final class SubAdmm implements ConstraintSolver {
             }
             if (adaptNow) {
                 loop.run(pr.subsystems, adaptRange);
+                // the forces hold the old penalties
+                loop.run(pr.constraints, forceRange);
             }
         }
         lastIterations = it;
@@ -368,6 +382,7 @@ public final class SubAdmm implements ConstraintSolver {
         }
         // split variables start at J v^k
         z = ConstraintProblem.grow(z, 2 * pr.totalRows);
+        force = ConstraintProblem.grow(force, 12 * pr.constraints);
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
         yHat = ConstraintProblem.grow(yHat, pr.totalRows);
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
@@ -401,8 +416,52 @@ public final class SubAdmm implements ConstraintSolver {
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                     z[2 * r + k] = pairs.rowTimes(pr, c, mask, r, vPred);
                 }
+                pairForce(pr, c, k);
             }
         }
+    }
+
+    /** The forces of the split constraints in [lo, hi) from the current z, p and penalties. */
+    private void forces(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        for (int c = lo; c < hi; c++) {
+            if (exact[c] || stopping && pairs.count[c] > 0 && !active[islands.ofBlock[c]]) {
+                continue;
+            }
+            for (int k = 0; k < pairs.count[c]; k++) {
+                pairForce(pr, c, k);
+            }
+        }
+    }
+
+    /** force[6 (2c + k)..] = sum over c's rows of J_ck^T (beta_ck z_ck + p_c). */
+    private void pairForce(ConstraintProblem pr, int c, int k) {
+        int pair = 2 * c + k;
+        double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
+        double bs = beta[pair];
+        double g0 = 0;
+        double g1 = 0;
+        double g2 = 0;
+        double g3 = 0;
+        double g4 = 0;
+        double g5 = 0;
+        for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+            double f = bs * z[2 * r + k] + pr.p[r];
+            int j = 6 * r;
+            g0 += jac[j] * f;
+            g1 += jac[j + 1] * f;
+            g2 += jac[j + 2] * f;
+            g3 += jac[j + 3] * f;
+            g4 += jac[j + 4] * f;
+            g5 += jac[j + 5] * f;
+        }
+        int o = 6 * pair;
+        force[o] = g0;
+        force[o + 1] = g1;
+        force[o + 2] = g2;
+        force[o + 3] = g3;
+        force[o + 4] = g4;
+        force[o + 5] = g5;
     }
 
     /** Penalties, H and the internal factorizations of subsystems [lo, hi). */
@@ -420,7 +479,7 @@ public final class SubAdmm implements ConstraintSolver {
             if (skip && !active[islands.ofBody[pr.subsystemBodies[pr.subsystemBodyStart[s]]]]) {
                 continue;
             }
-            subsystems.solve(s, beta, z, chunk);
+            subsystems.solve(s, force, chunk);
         }
     }
 
@@ -466,16 +525,40 @@ public final class SubAdmm implements ConstraintSolver {
             double dz1 = 0;
             double xn1 = 0;
             double pn = 0;
+            double b0 = beta[2 * c];
+            double b1 = two ? beta[2 * c + 1] : 0;
+            double g0 = 0;
+            double g1 = 0;
+            double g2 = 0;
+            double g3 = 0;
+            double g4 = 0;
+            double g5 = 0;
+            double h0 = 0;
+            double h1 = 0;
+            double h2 = 0;
+            double h3 = 0;
+            double h4 = 0;
+            double h5 = 0;
             for (int r = r0; r < r0 + m; r++) {
-                double dp = pNew[r] - pr.p[r];
+                double pr1 = pNew[r];
+                double dp = pr1 - pr.p[r];
                 double z0 = x[2 * r] + dp * ib0;
                 {
                     dp0 = Math.max(dp0, Math.abs(dp));
                     dz0 = Math.max(dz0, Math.abs(z0 - z[2 * r]));
                     xn0 = Math.max(xn0, Math.max(Math.abs(x[2 * r]), Math.abs(z0)));
-                    pn = Math.max(pn, Math.abs(pNew[r]));
+                    pn = Math.max(pn, Math.abs(pr1));
                 }
                 z[2 * r] = z0;
+                // the pair's force J^T (beta z + p), while its Jacobian rows are in cache
+                int j = 6 * r;
+                double f0 = b0 * z0 + pr1;
+                g0 += j0[j] * f0;
+                g1 += j0[j + 1] * f0;
+                g2 += j0[j + 2] * f0;
+                g3 += j0[j + 3] * f0;
+                g4 += j0[j + 4] * f0;
+                g5 += j0[j + 5] * f0;
                 if (two) {
                     double z1 = x[2 * r + 1] + dp * ib1;
                     {
@@ -483,14 +566,21 @@ public final class SubAdmm implements ConstraintSolver {
                         xn1 = Math.max(xn1, Math.max(Math.abs(x[2 * r + 1]), Math.abs(z1)));
                     }
                     z[2 * r + 1] = z1;
+                    double f1 = b1 * z1 + pr1;
+                    h0 += j1[j] * f1;
+                    h1 += j1[j + 1] * f1;
+                    h2 += j1[j + 2] * f1;
+                    h3 += j1[j + 3] * f1;
+                    h4 += j1[j + 4] * f1;
+                    h5 += j1[j + 5] * f1;
                 }
-                pr.p[r] = pNew[r];
+                pr.p[r] = pr1;
             }
+            storeForces(c, two, g0, g1, g2, g3, g4, g5, h0, h1, h2, h3, h4, h5);
             {
                 int q = 8 * c;
                 // the primal residual against the starting penalty (adapting must not loosen the stop)
-                double b0 = adaptive ? beta0[2 * c] : beta[2 * c];
-                pairStat[q] = dp0 / b0;
+                pairStat[q] = dp0 / (adaptive ? beta0[2 * c] : beta[2 * c]);
                 pairStat[q + 1] = dz0;
                 pairStat[q + 2] = xn0;
                 pairStat[q + 3] = pn;
@@ -540,16 +630,67 @@ public final class SubAdmm implements ConstraintSolver {
                 yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
             }
             BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
+            double b0 = beta[2 * c];
+            double b1 = two ? beta[2 * c + 1] : 0;
+            double g0 = 0;
+            double g1 = 0;
+            double g2 = 0;
+            double g3 = 0;
+            double g4 = 0;
+            double g5 = 0;
+            double h0 = 0;
+            double h1 = 0;
+            double h2 = 0;
+            double h3 = 0;
+            double h4 = 0;
+            double h5 = 0;
             for (int r = r0; r < r0 + m; r++) {
-                double dp = pNew[r] - pr.p[r];
+                double pr1 = pNew[r];
+                double dp = pr1 - pr.p[r];
                 double z0 = x[2 * r] + dp * ib0;
                 z[2 * r] = z0;
+                // the pair's force J^T (beta z + p), while its Jacobian rows are in cache
+                int j = 6 * r;
+                double f0 = b0 * z0 + pr1;
+                g0 += j0[j] * f0;
+                g1 += j0[j + 1] * f0;
+                g2 += j0[j + 2] * f0;
+                g3 += j0[j + 3] * f0;
+                g4 += j0[j + 4] * f0;
+                g5 += j0[j + 5] * f0;
                 if (two) {
                     double z1 = x[2 * r + 1] + dp * ib1;
                     z[2 * r + 1] = z1;
+                    double f1 = b1 * z1 + pr1;
+                    h0 += j1[j] * f1;
+                    h1 += j1[j + 1] * f1;
+                    h2 += j1[j + 2] * f1;
+                    h3 += j1[j + 3] * f1;
+                    h4 += j1[j + 4] * f1;
+                    h5 += j1[j + 5] * f1;
                 }
-                pr.p[r] = pNew[r];
+                pr.p[r] = pr1;
             }
+            storeForces(c, two, g0, g1, g2, g3, g4, g5, h0, h1, h2, h3, h4, h5);
+        }
+    }
+
+    private void storeForces(int c, boolean two, double g0, double g1, double g2, double g3, double g4, double g5,
+                             double h0, double h1, double h2, double h3, double h4, double h5) {
+        int o = 12 * c;
+        force[o] = g0;
+        force[o + 1] = g1;
+        force[o + 2] = g2;
+        force[o + 3] = g3;
+        force[o + 4] = g4;
+        force[o + 5] = g5;
+        if (two) {
+            force[o + 6] = h0;
+            force[o + 7] = h1;
+            force[o + 8] = h2;
+            force[o + 9] = h3;
+            force[o + 10] = h4;
+            force[o + 11] = h5;
         }
     }
 }

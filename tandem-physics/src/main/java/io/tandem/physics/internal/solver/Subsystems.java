@@ -43,9 +43,10 @@ interface Subsystems {
      * (15): v_s from b_s + sum_c J_cs^T (beta z_cs + p_c) over the split pairs, with the internal
      * equality rows exact (their impulses are written to the problem's p).
      *
-     * @param z split variables at [2 row + k]
+     * @param force per (constraint c, pair k) at [6 (2c + k)]: J_ck^T (beta_ck z_ck + p_c) summed
+     *              over c's rows (the z-step computes it while it holds the rows)
      */
-    void solve(int s, double[] beta, double[] z, int chunk);
+    void solve(int s, double[] force, int chunk);
 
     /**
      * The velocity the warm-started impulses give, v* = A_s^-1 (b_s + J_s^T p) over every row that
