@@ -70,7 +70,9 @@ import io.tandem.physics.internal.solver.SubAdmm;
 /**
  * Steps a {@link PhysicsState} of one {@link PhysicsModel}. Holds all scratch (a workspace sized
  * on the first step): after that a step allocates nothing. Not thread-safe: one stepping thread;
- * with {@code threads > 1} the solver uses its own fork/join pool. Close it to stop that pool.
+ * with {@code threads > 1} the step's stages (per-body updates, collision, contact rows, the
+ * solver) share their work with {@code threads - 1} worker threads of the engine's own (results
+ * are bitwise the same for any thread count). Close it to stop them.
  *
  * <p>An engine keeps no dynamic state of its own (contact warm starts are in the state), and a
  * step depends on bodies' global ids, never on their indices: a group of bodies that interacts
@@ -92,7 +94,17 @@ public final class PhysicsEngine implements AutoCloseable {
     private final int[] groups;
     /** per body: start velocity (dynamic) or midpoint velocity (kinematic), 6 each */
     private final double[] vel;
-    private final double[] iw = new double[9];
+    /** per parallel chunk: a world inertia (3 x 3) */
+    private final double[][] chunkInertia;
+    /** per parallel chunk: its first body with a non-finite velocity, or -1 */
+    private final int[] chunkNonFinite;
+    /** the state being stepped, for the per-body loops */
+    private PhysicsState stateNow;
+    // loop bodies as fields: a bound method reference would allocate on every call
+    private final ParallelLoop.RangeBody firstDriftRange = this::firstDrift;
+    private final ParallelLoop.RangeBody dynamicsRange = this::dynamics;
+    private final ParallelLoop.RangeBody finiteRange = this::finite;
+    private final ParallelLoop.RangeBody secondDriftRange = this::secondDrift;
     private final java.util.function.LongSupplier stageClockNs;
     private long lastSolveNs;
     private int lastIterations;
@@ -178,6 +190,9 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         this.subsystemCount = next;
         this.vel = new double[6 * model.bodies];
+        int chunks = loop.chunks(Math.max(model.bodies, 1));
+        this.chunkInertia = new double[chunks][9];
+        this.chunkNonFinite = new int[chunks];
         this.startPos = new double[3 * model.bodies];
         this.startQuat = new double[4 * model.bodies];
         this.zeroVel = new double[6 * model.bodies];
@@ -302,22 +317,79 @@ public final class PhysicsEngine implements AutoCloseable {
                 System.arraycopy(sample, 3, s.quat, 4 * i, 4);
                 System.arraycopy(sample, 7, vel, 6 * i, 3);
                 System.arraycopy(sample, 10, vel, 6 * i + 3, 3);
-            } else {
-                System.arraycopy(s.linVel, 3 * i, vel, 6 * i, 3);
-                System.arraycopy(s.angVel, 3 * i, vel, 6 * i + 3, 3);
-                if (m.bodyType[i] == BodyType.DYNAMIC) {
-                    drift(s, i, vel, 6 * i, 0.5 * h);
-                }
             }
         }
+        stateNow = s;
+        loop.run(m.bodies, firstDriftRange);
         // 2. dynamics of every subsystem
         pr.resetBodies(n);
         pr.group(groups);
         pr.layout();
+        loop.run(n, dynamicsRange);
+        // 3. constraints
+        joints.assemble(s, pr, dyn, vel, h);
+        contacts.assemble(s, pr, dyn, vel, h);
+        // 4. solve
+        long t0 = stageClockNs == null ? 0 : stageClockNs.getAsLong();
+        lastIterations = solver.solve(pr);
+        lastSolveNs = stageClockNs == null ? 0 : stageClockNs.getAsLong() - t0;
+        // 5. no NaN may reach the state: the first body (in problem order) with a non-finite velocity
+        loop.run(n, finiteRange);
+        for (int k = 0; k < loop.chunks(n); k++) {
+            int q = chunkNonFinite[k];
+            if (q >= 0) {
+                System.arraycopy(startPos, 0, s.pos, 0, startPos.length);
+                System.arraycopy(startQuat, 0, s.quat, 0, startQuat.length);
+                stateNow = null;
+                throw new SimulationDivergedException("body '" + m.bodyName[bodyOf[q]] + "' (index " + bodyOf[q]
+                        + ") got a non-finite velocity at step " + s.step + " (t = " + s.time
+                        + " s); check its mass, inertia and forces, or reduce the time step");
+            }
+        }
+        // 6. the second half drift: q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}
+        loop.run(n, secondDriftRange);
+        stateNow = null;
+        for (int i = 0; i < m.bodies; i++) {
+            if (m.bodyType[i] == BodyType.KINEMATIC) {
+                m.trajectory[i].sample(s.time + h, sample);
+                System.arraycopy(sample, 0, s.pos, 3 * i, 3);
+                System.arraycopy(sample, 3, s.quat, 4 * i, 4);
+                System.arraycopy(sample, 7, s.linVel, 3 * i, 3);
+                System.arraycopy(sample, 10, s.angVel, 3 * i, 3);
+            }
+        }
+        joints.store(s, pr);
+        contacts.store(s, pr);
+        if (anyProjected) {
+            projectJoints(s, n);
+        }
+        s.time += h;
+        s.step++;
+    }
+
+    /** 1. for bodies [lo, hi) that are not kinematic: the start velocity, and the first half drift of dynamic ones. */
+    private void firstDrift(int lo, int hi, int chunk) {
+        PhysicsState s = stateNow;
+        for (int i = lo; i < hi; i++) {
+            if (m.bodyType[i] != BodyType.KINEMATIC) {
+                System.arraycopy(s.linVel, 3 * i, vel, 6 * i, 3);
+                System.arraycopy(s.angVel, 3 * i, vel, 6 * i + 3, 3);
+                if (m.bodyType[i] == BodyType.DYNAMIC) {
+                    drift(s, i, vel, 6 * i, 0.5 * m.timeStep);
+                }
+            }
+        }
+    }
+
+    /** 2. A, b and the start v of problem bodies [lo, hi). */
+    private void dynamics(int lo, int hi, int chunk) {
+        PhysicsState s = stateNow;
+        double h = m.timeStep;
         double gx = m.gravity[0];
         double gy = m.gravity[1];
         double gz = m.gravity[2];
-        for (int q = 0; q < n; q++) {
+        double[] iw = chunkInertia[chunk];
+        for (int q = lo; q < hi; q++) {
             int i = bodyOf[q];
             double mass = m.mass[i];
             RigidOps.worldInertia(s.quat, 4 * i, m.inertia[3 * i], m.inertia[3 * i + 1], m.inertia[3 * i + 2], iw, 0);
@@ -348,50 +420,33 @@ public final class PhysicsEngine implements AutoCloseable {
                 pr.v[c + d] = vel[6 * i + d];
             }
         }
-        // 3. constraints
-        joints.assemble(s, pr, dyn, vel, h);
-        contacts.assemble(s, pr, dyn, vel, h);
-        // 4. solve
-        long t0 = stageClockNs == null ? 0 : stageClockNs.getAsLong();
-        lastIterations = solver.solve(pr);
-        lastSolveNs = stageClockNs == null ? 0 : stageClockNs.getAsLong() - t0;
-        // 5. no NaN may reach the state
-        for (int q = 0; q < n; q++) {
+    }
+
+    /** 5. the first problem body in [lo, hi) with a non-finite velocity, or -1, into chunkNonFinite. */
+    private void finite(int lo, int hi, int chunk) {
+        int bad = -1;
+        for (int q = lo; q < hi && bad < 0; q++) {
             int c = pr.coord(q);
             for (int d = 0; d < 6; d++) {
                 if (!Double.isFinite(pr.v[c + d])) {
-                    System.arraycopy(startPos, 0, s.pos, 0, startPos.length);
-                    System.arraycopy(startQuat, 0, s.quat, 0, startQuat.length);
-                    throw new SimulationDivergedException("body '" + m.bodyName[bodyOf[q]] + "' (index " + bodyOf[q]
-                            + ") got a non-finite velocity at step " + s.step + " (t = " + s.time
-                            + " s); check its mass, inertia and forces, or reduce the time step");
+                    bad = q;
+                    break;
                 }
             }
         }
-        // 6. the second half drift: q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}
-        for (int q = 0; q < n; q++) {
+        chunkNonFinite[chunk] = bad;
+    }
+
+    /** 6. the second half drift of problem bodies [lo, hi) and their new velocities. */
+    private void secondDrift(int lo, int hi, int chunk) {
+        PhysicsState s = stateNow;
+        for (int q = lo; q < hi; q++) {
             int i = bodyOf[q];
             int c = pr.coord(q);
-            drift(s, i, pr.v, c, 0.5 * h);
+            drift(s, i, pr.v, c, 0.5 * m.timeStep);
             System.arraycopy(pr.v, c, s.linVel, 3 * i, 3);
             System.arraycopy(pr.v, c + 3, s.angVel, 3 * i, 3);
         }
-        for (int i = 0; i < m.bodies; i++) {
-            if (m.bodyType[i] == BodyType.KINEMATIC) {
-                m.trajectory[i].sample(s.time + h, sample);
-                System.arraycopy(sample, 0, s.pos, 3 * i, 3);
-                System.arraycopy(sample, 3, s.quat, 4 * i, 4);
-                System.arraycopy(sample, 7, s.linVel, 3 * i, 3);
-                System.arraycopy(sample, 10, s.angVel, 3 * i, 3);
-            }
-        }
-        joints.store(s, pr);
-        contacts.store(s, pr);
-        if (anyProjected) {
-            projectJoints(s, n);
-        }
-        s.time += h;
-        s.step++;
     }
 
     /** Moves body i's pose by dt times the velocity v[o..o+5] (linear, then angular). */
