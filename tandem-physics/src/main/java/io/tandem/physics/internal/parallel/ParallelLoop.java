@@ -1,7 +1,7 @@
 package io.tandem.physics.internal.parallel;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -14,17 +14,25 @@ import java.util.concurrent.locks.LockSupport;
  * whichever thread runs which chunk.
  *
  * Dispatch (the model: the job systems of game physics engines, e.g. Jolt's JobSystemThreadPool,
- * and Rayon's spinning workers): the calling thread and threads - 1 workers claim chunks from one
- * ticket, an AtomicLong holding (generation << 32 | next chunk), by compare-and-set, so a worker
- * still leaving an earlier loop can never claim a chunk of the next one. Workers spin (onSpinWait)
- * for SPINS rounds after a loop before they park, so the back-to-back loops of a solver iteration
- * reach them in well under a microsecond; a step's serial parts longer than the spin park them.
- * Why not a ForkJoinPool (the earlier version): the caller blocked in invoke() and every loop woke
- * the pool, about 40-75 us per loop on the 2-core development machine (a loop of 256 trivial items
- * took 57 us on 2 threads against 32 us serially), and a SubADMM step runs 50 or more loops.
- * Memory visibility: the job's fields are written before the ticket and the generation (volatile),
- * read by a worker after its successful compare-and-set; the chunk's outputs are published by the
- * done counter the caller waits on. A failure in a chunk is rethrown by run on the calling thread.
+ * and Rayon's spinning workers): the calling thread and threads - 1 workers each own a contiguous,
+ * equal range of the chunks and run it front to back, then take what is left of the others' ranges
+ * (stealing). A range's cursor is an AtomicLong slot holding (generation << 32 | next chunk),
+ * claimed by compare-and-set, so a worker still leaving an earlier loop can never claim a chunk of
+ * the next one (run closes every range before it sets the loop's fields). Contiguous ranges keep
+ * a thread on the same bodies and contacts from one loop to the next (contacts come in body order),
+ * and the cursors are padded apart, so the threads rarely share a cache line. Workers spin
+ * (onSpinWait) for SPINS rounds after a loop before they park, so the back-to-back loops of a solver
+ * iteration reach them in well under a microsecond; a step's serial parts longer than the spin
+ * park them. Why not a ForkJoinPool (the earlier version): the caller blocked in invoke() and every
+ * loop woke the pool, about 40-75 us per loop on the 2-core development machine (a loop of 256
+ * trivial items took 57 us on 2 threads against 32 us serially; now 16 us), and a SubADMM step runs
+ * 50 or more loops. Measured alternatives: one shared ticket claimed a chunk at a time (7 % slower
+ * on stir with 4000 spheres, 2 threads: the shared line moves between the cores at every claim);
+ * a guided schedule on one ticket (within the noise of this scheme on 2 cores).
+ * Memory visibility: the loop's fields are written before the cursors and the generation
+ * (volatile), read by a worker after its successful compare-and-set; the chunks' outputs are
+ * published by the done counter the caller waits on. A failure in a chunk is rethrown by run on the
+ * calling thread.
  * Allocation-free per loop.
  */
 
@@ -56,8 +64,15 @@ public final class ParallelLoop implements AutoCloseable {
     private RangeBody body;
     private int items;
     private int chunkCount;
-    /** (generation << 32) | next unclaimed chunk */
-    private final AtomicLong ticket = new AtomicLong();
+    /**
+     * per participant p at [PAD p]: (generation << 32) | the next unclaimed chunk of its range
+     * [rangeStart(p), rangeStart(p + 1)); padded so that no two cursors share a cache line
+     */
+    private final AtomicLongArray cursors;
+    /** longs between two cursors (128 bytes) */
+    private static final int PAD = 16;
+    /** a cursor position past every range: the range is closed to claims */
+    private static final int CLOSED = Integer.MAX_VALUE;
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile int generation;
@@ -66,8 +81,9 @@ public final class ParallelLoop implements AutoCloseable {
     private ParallelLoop(int threads) {
         this.threads = threads;
         this.workers = new Worker[threads - 1];
+        this.cursors = new AtomicLongArray(PAD * (threads + 1));
         for (int i = 0; i < workers.length; i++) {
-            workers[i] = new Worker();
+            workers[i] = new Worker(i + 1);
             Thread t = new Thread(workers[i], "tandem-physics-" + (i + 1));
             t.setDaemon(true);
             workers[i].thread = t;
@@ -113,19 +129,26 @@ public final class ParallelLoop implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("parallel loop is closed");
         }
+        int g = generation + 1;
+        // first close every range to claims (a worker still leaving the last loop must not claim
+        // a chunk of this one before its fields are set), then set the fields, then open the ranges
+        for (int p = 0; p < threads; p++) {
+            cursors.set(PAD * p, ((long) g << 32) | CLOSED);
+        }
         this.body = body;
         this.items = n;
         this.chunkCount = chunks;
         done.set(0);
-        int g = generation + 1;
-        ticket.set((long) g << 32);
+        for (int p = 0; p < threads; p++) {
+            cursors.set(PAD * p, ((long) g << 32) | rangeStart(chunks, p));
+        }
         generation = g;
         for (Worker w : workers) {
             if (w.parked) {
                 LockSupport.unpark(w.thread);
             }
         }
-        work(g);
+        work(g, 0);
         while (done.get() < chunks) {
             Thread.onSpinWait();
         }
@@ -142,27 +165,46 @@ public final class ParallelLoop implements AutoCloseable {
         }
     }
 
-    /** Claims and runs chunks of loop generation g until none is left. */
-    private void work(int g) {
-        while (true) {
-            long t = ticket.get();
-            if ((int) (t >>> 32) != g) {
-                return;
+    /** First chunk of participant p's range (the caller is 0): contiguous, equal shares. */
+    private int rangeStart(int chunks, int p) {
+        return (int) ((long) chunks * p / threads);
+    }
+
+    /**
+     * Runs the chunks of loop generation g for participant p: its own range first, front to back,
+     * then whatever is left of the others' ranges (stealing, in participant order), claiming one
+     * chunk at a time from the range's own cursor; the chunks it ran are counted done at the end.
+     */
+    private void work(int g, int p) {
+        int count = 0;
+        for (int i = 0; i < threads; i++) {
+            int q = p + i < threads ? p + i : p + i - threads;
+            int at = PAD * q;
+            while (true) {
+                long t = cursors.get(at);
+                if ((int) (t >>> 32) != g) {
+                    // a later loop has begun: this one is done
+                    i = threads;
+                    break;
+                }
+                int k = (int) t;
+                if (k >= rangeStart(chunkCount, q + 1) || !cursors.compareAndSet(at, t, t + 1)) {
+                    if (k >= rangeStart(chunkCount, q + 1)) {
+                        break;
+                    }
+                    continue;
+                }
+                // chunk k of generation g is ours: the loop's fields stay until it is counted done
+                try {
+                    body.run(k * CHUNK, Math.min(items, (k + 1) * CHUNK), k);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+                count++;
             }
-            int k = (int) t;
-            if (k >= chunkCount) {
-                return;
-            }
-            if (!ticket.compareAndSet(t, t + 1)) {
-                continue;
-            }
-            // chunk k of generation g is ours: the loop's fields stay until it is counted done
-            try {
-                body.run(k * CHUNK, Math.min(items, (k + 1) * CHUNK), k);
-            } catch (Throwable e) {
-                failure.compareAndSet(null, e);
-            }
-            done.incrementAndGet();
+        }
+        if (count > 0) {
+            done.addAndGet(count);
         }
     }
 
@@ -175,8 +217,14 @@ public final class ParallelLoop implements AutoCloseable {
     }
 
     private final class Worker implements Runnable {
+        /** participant number (the caller is 0) */
+        final int participant;
         Thread thread;
         volatile boolean parked;
+
+        Worker(int participant) {
+            this.participant = participant;
+        }
 
         @Override
         public void run() {
@@ -185,7 +233,7 @@ public final class ParallelLoop implements AutoCloseable {
                 int g = generation;
                 if (g != seen) {
                     seen = g;
-                    work(g);
+                    work(g, participant);
                     continue;
                 }
                 for (int i = 0; i < SPINS && generation == seen && !closed; i++) {

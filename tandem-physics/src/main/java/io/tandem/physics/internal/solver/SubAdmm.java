@@ -264,7 +264,8 @@ public final class SubAdmm implements ConstraintSolver {
             it++;
             loop.run(pr.subsystems, vStepBody);
             adaptNow = adaptive && it % ADAPT_EVERY == 0 && it < budget;
-            boolean check = stopEarly && (it % CHECK_EVERY == 0 || it == budget);
+            // (no test after the last iteration: nothing would follow it)
+            boolean check = stopEarly && it % CHECK_EVERY == 0 && it < budget;
             boolean track = check || adaptNow;
             loop.run(pr.constraints, track ? zStepTrackedBody : zStepBody);
             if (track) {
