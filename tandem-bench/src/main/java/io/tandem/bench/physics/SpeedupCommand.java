@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         description = "Wall time per step of the stir scene on 1 thread against --threads N, interleaved, and their ratio.")
 public final class SpeedupCommand implements Callable<Integer> {
     /** steps per alternating block */
-    static final int BLOCK = 25;
+    static final int BLOCK = 10;
 
     @Spec
     private CommandSpec spec;
