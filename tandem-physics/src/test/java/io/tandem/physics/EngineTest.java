@@ -143,6 +143,7 @@ class EngineTest {
     }
 
     /** Bytes the threads have allocated, read without allocating. */
+    @SuppressForbidden
     private static long allocatedBytes(com.sun.management.ThreadMXBean mx, long[] ids) {
         long sum = 0;
         for (long id : ids) {
