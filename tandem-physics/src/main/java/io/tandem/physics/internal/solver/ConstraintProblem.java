@@ -183,28 +183,11 @@ public final class ConstraintProblem {
      * @return the block's first row
      */
     public int addBlock(int blockKind, int m, int a, int b, double friction) {
-        int c = constraints++;
-        kind = grow(kind, constraints);
-        rowStart = grow(rowStart, constraints);
-        rows = grow(rows, constraints);
-        bodyA = grow(bodyA, constraints);
-        bodyB = grow(bodyB, constraints);
-        mu = grow(mu, constraints);
-        kind[c] = blockKind;
-        rowStart[c] = totalRows;
-        rows[c] = m;
+        int c = addBlocks(blockKind, 1, m);
         bodyA[c] = a;
         bodyB[c] = b;
         mu[c] = friction;
-        int r0 = totalRows;
-        totalRows += m;
-        jA = grow(jA, 6 * totalRows);
-        jB = grow(jB, 6 * totalRows);
-        e = grow(e, totalRows);
-        gamma = grow(gamma, totalRows);
-        lo = grow(lo, totalRows);
-        hi = grow(hi, totalRows);
-        p = grow(p, totalRows);
+        int r0 = rowStart[c];
         // plain loops: blocks have 1 to 6 rows, where Arrays.fill's call costs more than the stores
         for (int i = 6 * r0; i < 6 * totalRows; i++) {
             jA[i] = 0;

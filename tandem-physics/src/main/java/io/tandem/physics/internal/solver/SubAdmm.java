@@ -526,40 +526,17 @@ public final class SubAdmm implements ConstraintSolver {
             double dz1 = 0;
             double xn1 = 0;
             double pn = 0;
-            double b0 = beta[2 * c];
-            double b1 = two ? beta[2 * c + 1] : 0;
-            double g0 = 0;
-            double g1 = 0;
-            double g2 = 0;
-            double g3 = 0;
-            double g4 = 0;
-            double g5 = 0;
-            double h0 = 0;
-            double h1 = 0;
-            double h2 = 0;
-            double h3 = 0;
-            double h4 = 0;
-            double h5 = 0;
             for (int r = r0; r < r0 + m; r++) {
-                double pr1 = pNew[r];
-                double dp = pr1 - pr.p[r];
+                double next = pNew[r];
+                double dp = next - pr.p[r];
                 double z0 = x[2 * r] + dp * ib0;
                 {
                     dp0 = Math.max(dp0, Math.abs(dp));
                     dz0 = Math.max(dz0, Math.abs(z0 - z[2 * r]));
                     xn0 = Math.max(xn0, Math.max(Math.abs(x[2 * r]), Math.abs(z0)));
-                    pn = Math.max(pn, Math.abs(pr1));
+                    pn = Math.max(pn, Math.abs(next));
                 }
                 z[2 * r] = z0;
-                // the pair's force J^T (beta z + p), while its Jacobian rows are in cache
-                int j = 6 * r;
-                double f0 = b0 * z0 + pr1;
-                g0 += j0[j] * f0;
-                g1 += j0[j + 1] * f0;
-                g2 += j0[j + 2] * f0;
-                g3 += j0[j + 3] * f0;
-                g4 += j0[j + 4] * f0;
-                g5 += j0[j + 5] * f0;
                 if (two) {
                     double z1 = x[2 * r + 1] + dp * ib1;
                     {
@@ -567,17 +544,14 @@ public final class SubAdmm implements ConstraintSolver {
                         xn1 = Math.max(xn1, Math.max(Math.abs(x[2 * r + 1]), Math.abs(z1)));
                     }
                     z[2 * r + 1] = z1;
-                    double f1 = b1 * z1 + pr1;
-                    h0 += j1[j] * f1;
-                    h1 += j1[j + 1] * f1;
-                    h2 += j1[j + 2] * f1;
-                    h3 += j1[j + 3] * f1;
-                    h4 += j1[j + 4] * f1;
-                    h5 += j1[j + 5] * f1;
                 }
-                pr.p[r] = pr1;
+                pr.p[r] = next;
             }
-            storeForces(c, two, g0, g1, g2, g3, g4, g5, h0, h1, h2, h3, h4, h5);
+            // the pairs' forces, while the block's rows are in cache
+            pairForce(pr, c, 0);
+            if (two) {
+                pairForce(pr, c, 1);
+            }
             {
                 int q = 8 * c;
                 // the primal residual against the starting penalty (adapting must not loosen the stop)
@@ -631,67 +605,22 @@ public final class SubAdmm implements ConstraintSolver {
                 yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
             }
             BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
-            double b0 = beta[2 * c];
-            double b1 = two ? beta[2 * c + 1] : 0;
-            double g0 = 0;
-            double g1 = 0;
-            double g2 = 0;
-            double g3 = 0;
-            double g4 = 0;
-            double g5 = 0;
-            double h0 = 0;
-            double h1 = 0;
-            double h2 = 0;
-            double h3 = 0;
-            double h4 = 0;
-            double h5 = 0;
             for (int r = r0; r < r0 + m; r++) {
-                double pr1 = pNew[r];
-                double dp = pr1 - pr.p[r];
+                double next = pNew[r];
+                double dp = next - pr.p[r];
                 double z0 = x[2 * r] + dp * ib0;
                 z[2 * r] = z0;
-                // the pair's force J^T (beta z + p), while its Jacobian rows are in cache
-                int j = 6 * r;
-                double f0 = b0 * z0 + pr1;
-                g0 += j0[j] * f0;
-                g1 += j0[j + 1] * f0;
-                g2 += j0[j + 2] * f0;
-                g3 += j0[j + 3] * f0;
-                g4 += j0[j + 4] * f0;
-                g5 += j0[j + 5] * f0;
                 if (two) {
                     double z1 = x[2 * r + 1] + dp * ib1;
                     z[2 * r + 1] = z1;
-                    double f1 = b1 * z1 + pr1;
-                    h0 += j1[j] * f1;
-                    h1 += j1[j + 1] * f1;
-                    h2 += j1[j + 2] * f1;
-                    h3 += j1[j + 3] * f1;
-                    h4 += j1[j + 4] * f1;
-                    h5 += j1[j + 5] * f1;
                 }
-                pr.p[r] = pr1;
+                pr.p[r] = next;
             }
-            storeForces(c, two, g0, g1, g2, g3, g4, g5, h0, h1, h2, h3, h4, h5);
-        }
-    }
-
-    private void storeForces(int c, boolean two, double g0, double g1, double g2, double g3, double g4, double g5,
-                             double h0, double h1, double h2, double h3, double h4, double h5) {
-        int o = 12 * c;
-        force[o] = g0;
-        force[o + 1] = g1;
-        force[o + 2] = g2;
-        force[o + 3] = g3;
-        force[o + 4] = g4;
-        force[o + 5] = g5;
-        if (two) {
-            force[o + 6] = h0;
-            force[o + 7] = h1;
-            force[o + 8] = h2;
-            force[o + 9] = h3;
-            force[o + 10] = h4;
-            force[o + 11] = h5;
+            // the pairs' forces, while the block's rows are in cache
+            pairForce(pr, c, 0);
+            if (two) {
+                pairForce(pr, c, 1);
+            }
         }
     }
 }
