@@ -141,7 +141,8 @@ final class ContactAssembly {
             for (int i = old; i < chunks; i++) {
                 narrow[i] = new NarrowPhase();
                 chunkManifold[i] = new ContactManifold();
-                chunkFrame[i] = new double[9];
+                // 9 used, padded so that two chunks' frames never share a cache line
+                chunkFrame[i] = new double[24];
             }
         }
     }

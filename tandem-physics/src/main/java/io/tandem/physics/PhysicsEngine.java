@@ -191,7 +191,8 @@ public final class PhysicsEngine implements AutoCloseable {
         this.subsystemCount = next;
         this.vel = new double[6 * model.bodies];
         int chunks = loop.chunks(Math.max(model.bodies, 1));
-        this.chunkInertia = new double[chunks][9];
+        // 9 used, padded so that two chunks' scratch never share a cache line
+        this.chunkInertia = new double[chunks][24];
         this.chunkNonFinite = new int[chunks];
         this.startPos = new double[3 * model.bodies];
         this.startQuat = new double[4 * model.bodies];
