@@ -32,10 +32,15 @@ public record SolverSettings(SolverKind kind, int iterations, double kappa, doub
         if (!(tolerance >= 0) || Double.isInfinite(tolerance)) {
             throw new IllegalArgumentException("solver tolerance must be a finite number >= 0, got " + tolerance);
         }
-        if (threads < 1) {
-            throw new IllegalArgumentException("solver threads must be >= 1, got " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new IllegalArgumentException("solver threads must be 1 to " + MAX_THREADS + ", got " + threads
+                    + " (more than the machine's cores only spins; this one has "
+                    + Runtime.getRuntime().availableProcessors() + ")");
         }
     }
+
+    /** The most threads a step may use (each is a thread the engine starts). */
+    public static final int MAX_THREADS = 256;
 
     /** Fixed penalty ({@code adaptive} false). */
     public SolverSettings(SolverKind kind, int iterations, double kappa, double tolerance, int threads) {

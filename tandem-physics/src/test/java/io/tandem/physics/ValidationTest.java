@@ -277,5 +277,9 @@ class ValidationTest {
         assertThatThrownBy(() -> b.revoluteJoint(0, -1, 0, 0, 0, 0, 0, 0)).hasMessageContaining("axis");
         assertThatThrownBy(() -> b.ballJoint(0, -1, 0, 0, 0).motor(1, 1)).hasMessageContaining("revolute or prismatic");
         assertThatThrownBy(() -> new SolverSettings(SolverKind.SUB_ADMM, 0, 4, 0, 1)).hasMessageContaining("iterations");
+        // each thread is one the engine starts: an absurd count is refused before any starts
+        assertThatThrownBy(() -> SolverSettings.defaults().withThreads(100000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 256, got 100000");
+        assertThat(SolverSettings.defaults().withThreads(SolverSettings.MAX_THREADS).threads()).isEqualTo(256);
     }
 }
