@@ -172,6 +172,17 @@ public final class SubAdmm implements ConstraintSolver {
     private boolean[] active = new boolean[0];
     private double[] islandRp = new double[0];
     private double[] islandRd = new double[0];
+    /**
+     * convergence tests: per parallel chunk of blocks at [chunk CHUNK + r], runCount[chunk] runs of
+     * consecutive blocks in one island with their largest residuals (blocks come in body order, so
+     * a chunk holds few runs); reduced per island serially, over runs instead of blocks
+     */
+    private int[] runIsland = new int[0];
+    private double[] runRp = new double[0];
+    private double[] runRd = new double[0];
+    private int[] runCount = new int[0];
+    /** the current tracked z-step is a convergence test (records the runs) */
+    private boolean checkNow;
     private int activeIslands;
     private ConstraintProblem current;
     private int lastIterations;
@@ -256,6 +267,11 @@ public final class SubAdmm implements ConstraintSolver {
             activeIslands = ni;
             islandRp = ConstraintProblem.grow(islandRp, ni);
             islandRd = ConstraintProblem.grow(islandRd, ni);
+            int runSlots = loop.chunks(pr.constraints) * ParallelLoop.CHUNK;
+            runIsland = ConstraintProblem.grow(runIsland, runSlots);
+            runRp = ConstraintProblem.grow(runRp, runSlots);
+            runRd = ConstraintProblem.grow(runRd, runSlots);
+            runCount = ConstraintProblem.grow(runCount, loop.chunks(pr.constraints));
         }
         if (stopEarly || adaptive && budget > 1) {
             pairStat = ConstraintProblem.grow(pairStat, 8 * pr.constraints);
@@ -269,6 +285,7 @@ public final class SubAdmm implements ConstraintSolver {
             // (no test after the last iteration: nothing would follow it)
             boolean check = stopEarly && it % CHECK_EVERY == 0 && it < budget;
             boolean track = check || adaptNow;
+            checkNow = check;
             loop.run(pr.constraints, track ? zStepTrackedBody : zStepBody);
             if (track) {
                 gather(pr, check);
@@ -295,22 +312,27 @@ public final class SubAdmm implements ConstraintSolver {
         int ni = check ? islands.count : 0;
         Arrays.fill(islandRp, 0, ni, 0);
         Arrays.fill(islandRd, 0, ni, 0);
+        if (check) {
+            // the z-step's runs of blocks in one island, per chunk (far fewer than blocks)
+            int chunks = loop.chunks(pr.constraints);
+            for (int k = 0; k < chunks; k++) {
+                int base = k * ParallelLoop.CHUNK;
+                for (int r = base; r < base + runCount[k]; r++) {
+                    int i = runIsland[r];
+                    islandRp[i] = Math.max(islandRp[i], runRp[r]);
+                    islandRd[i] = Math.max(islandRd[i], runRd[r]);
+                }
+            }
+        }
         if (adaptNow) {
             Arrays.fill(subStat, 0, 4 * pr.subsystems, 0);
-        }
-        for (int c = 0; c < pr.constraints; c++) {
-            int np = pairs.count[c];
-            if (exact[c] || np == 0) {
-                continue;
-            }
-            int i = check ? islands.ofBlock[c] : -1;
-            for (int k = 0; k < np; k++) {
-                int q = 4 * (2 * c + k);
-                if (i >= 0) {
-                    islandRp[i] = Math.max(islandRp[i], pairStat[q]);
-                    islandRd[i] = Math.max(islandRd[i], pairStat[q + 1]);
+            for (int c = 0; c < pr.constraints; c++) {
+                int np = pairs.count[c];
+                if (exact[c] || np == 0) {
+                    continue;
                 }
-                if (adaptNow) {
+                for (int k = 0; k < np; k++) {
+                    int q = 4 * (2 * c + k);
                     int o = 4 * pairs.sub[2 * c + k];
                     double bs = beta[2 * c + k];
                     // the balance uses the current penalty: |dp| / beta
@@ -491,6 +513,8 @@ public final class SubAdmm implements ConstraintSolver {
         ConstraintProblem pr = current;
         boolean skip = stopping;
         double[] v = pr.v;
+        int base = chunk * ParallelLoop.CHUNK;
+        int runs = 0;
         for (int c = lo; c < hi; c++) {
             int np = pairs.count[c];
             if (exact[c] || np == 0 || skip && !active[islands.ofBlock[c]]) {
@@ -567,8 +591,23 @@ public final class SubAdmm implements ConstraintSolver {
                     pairStat[q + 6] = xn1;
                     pairStat[q + 7] = pn;
                 }
+                if (checkNow) {
+                    int island = islands.ofBlock[c];
+                    double rp = two ? Math.max(pairStat[q], pairStat[q + 4]) : pairStat[q];
+                    double rd = two ? Math.max(dz0, dz1) : dz0;
+                    if (runs > 0 && runIsland[base + runs - 1] == island) {
+                        runRp[base + runs - 1] = Math.max(runRp[base + runs - 1], rp);
+                        runRd[base + runs - 1] = Math.max(runRd[base + runs - 1], rd);
+                    } else {
+                        runIsland[base + runs] = island;
+                        runRp[base + runs] = rp;
+                        runRd[base + runs] = rd;
+                        runs++;
+                    }
+                }
             }
         }
+        runCount[chunk] = runs;
     }
 
     /** (13), (14) for the split constraints in [lo, hi). */
