@@ -1,6 +1,7 @@
 package io.tandem.physics;
 
 import io.tandem.physics.internal.dynamics.RigidOps;
+import io.tandem.physics.internal.parallel.ParallelLoop;
 import io.tandem.physics.internal.solver.ConstraintProblem;
 
 /*
@@ -64,16 +65,46 @@ final class JointAssembly {
     private int[] errorGroupOf;
     private boolean[] errorExceeds;
     private boolean anyError;
-    /** block index of each slot of the current step (joints x SLOTS), -1 if absent */
+    /** block index of each slot of the current step (joints x SLOTS), -1 if absent (shared by the chunks' assemblies) */
     final int[] slotRow;
+    /** the next preassigned block of this assembly's current joint, or -1: add blocks to the problem */
+    private int cursor = -1;
+    private final ParallelLoop loop;
+    /** one assembly (scratch) per parallel chunk of joints, sharing slotRow */
+    private final JointAssembly[] chunkAssembly;
+    /** per joint, in canonical order: its first block, counted from the step's first joint block */
+    private final int[] jointBlock;
+    private final ParallelLoop.RangeBody assembleRange = this::assembleRange;
+    // the step being assembled, for the parallel loop
+    private PhysicsState stateNow;
+    private ConstraintProblem problemNow;
+    private int[] dynNow;
+    private double[] velNow;
+    private double timeStepNow;
+    private int firstBlock;
 
-    JointAssembly(PhysicsModel m) {
+    JointAssembly(PhysicsModel m, ParallelLoop loop) {
+        this(m, loop, new int[SLOTS * m.joints]);
+    }
+
+    private JointAssembly(PhysicsModel m, ParallelLoop loop, int[] slotRow) {
         this.m = m;
-        this.slotRow = new int[SLOTS * m.joints];
+        this.loop = loop;
+        this.slotRow = slotRow;
+        this.jointBlock = new int[m.joints + 1];
+        boolean worker = loop == null;
+        this.chunkAssembly = worker ? null : new JointAssembly[loop.chunks(m.joints)];
+        if (!worker) {
+            for (int k = 0; k < chunkAssembly.length; k++) {
+                chunkAssembly[k] = new JointAssembly(m, null, slotRow);
+            }
+        }
     }
 
     /**
-     * Adds every joint's rows.
+     * Adds every joint's rows, in the joints' canonical order: the blocks of each joint are counted
+     * first (a prefix sum gives each its first block), then the joints are assembled in parallel
+     * chunks, each into its own blocks: the same blocks for any thread count.
      *
      * @param dyn   problem body index of each model body, -1 if not dynamic
      * @param vel   midpoint velocities of kinematic bodies / start velocities of dynamic ones
@@ -82,9 +113,59 @@ final class JointAssembly {
     void assemble(PhysicsState s, ConstraintProblem pr, int[] dyn, double[] vel, double h) {
         java.util.Arrays.fill(slotRow, -1);
         // canonical order: by the joints' global ids
+        int blocks = 0;
         for (int k = 0; k < m.joints; k++) {
-            assembleJoint(s, pr, m.jointOrder[k], dyn, vel, h);
+            jointBlock[k] = blocks;
+            blocks += blockCount(m.jointOrder[k], s);
         }
+        jointBlock[m.joints] = blocks;
+        firstBlock = pr.addBlocks(ConstraintProblem.HARD, blocks, 1);
+        stateNow = s;
+        problemNow = pr;
+        dynNow = dyn;
+        velNow = vel;
+        timeStepNow = h;
+        loop.run(m.joints, assembleRange);
+        stateNow = null;
+        problemNow = null;
+        dynNow = null;
+        velNow = null;
+    }
+
+    /** Joints [lo, hi) of the canonical order, each into its preassigned blocks. */
+    private void assembleRange(int lo, int hi, int chunk) {
+        JointAssembly a = chunkAssembly[chunk];
+        for (int k = lo; k < hi; k++) {
+            a.cursor = firstBlock + jointBlock[k];
+            a.assembleJoint(stateNow, problemNow, m.jointOrder[k], dynNow, velNow, timeStepNow);
+            if (a.cursor != firstBlock + jointBlock[k + 1]) {
+                throw new IllegalStateException("joint " + m.jointOrder[k] + ": " + (a.cursor - firstBlock - jointBlock[k])
+                        + " rows assembled, " + (jointBlock[k + 1] - jointBlock[k]) + " counted");
+            }
+        }
+        a.cursor = -1;
+    }
+
+    /** Blocks (each of one row) that {@link #assembleJoint} adds for joint j in this state. */
+    private int blockCount(int j, PhysicsState s) {
+        int n = switch (m.jointType[j]) {
+            case BALL -> 3;
+            case REVOLUTE, PRISMATIC -> 5;
+            case FIXED -> 6;
+        };
+        if (m.jointType[j] == JointType.REVOLUTE || m.jointType[j] == JointType.PRISMATIC) {
+            n += (m.limitLo[j] > Double.NEGATIVE_INFINITY ? 1 : 0) + (m.limitHi[j] < Double.POSITIVE_INFINITY ? 1 : 0)
+                    + (s.motorMaxForce[j] > 0 ? 1 : 0) + (m.springK[j] + m.springD[j] > 0 ? 1 : 0);
+        }
+        return n;
+    }
+
+    /** A one-row block: the next preassigned one, or a new one added to the problem. */
+    private int block(ConstraintProblem pr, int kind, int da, int db) {
+        if (cursor < 0) {
+            return pr.addBlock(kind, 1, da, db, 0);
+        }
+        return pr.setBlock(cursor++, kind, da, db, 0);
     }
 
     /**
@@ -266,7 +347,7 @@ final class JointAssembly {
             testError(da, db, phi);
             return;
         }
-        int row = pr.addBlock(ConstraintProblem.HARD, 1, da, db, 0);
+        int row = block(pr, ConstraintProblem.HARD, da, db);
         setLinear(pr.jA, row, dir, rA, 1);
         setLinear(pr.jB, row, dir, rB, -1);
         finishHard(pr, j, slot, row, a, b, da, db, phi, vel, h, s);
@@ -278,7 +359,7 @@ final class JointAssembly {
             testError(da, db, phi);
             return;
         }
-        int row = pr.addBlock(ConstraintProblem.HARD, 1, da, db, 0);
+        int row = block(pr, ConstraintProblem.HARD, da, db);
         setAngular(pr.jA, row, dir, 1);
         setAngular(pr.jB, row, dir, -1);
         finishHard(pr, j, slot, row, a, b, da, db, phi, vel, h, s);
@@ -322,14 +403,14 @@ final class JointAssembly {
             return;
         }
         if (m.limitLo[j] > Double.NEGATIVE_INFINITY) {
-            int row = pr.addBlock(ConstraintProblem.LIMIT, 1, da, db, 0);
+            int row = block(pr, ConstraintProblem.LIMIT, da, db);
             axisJacobian(pr, row, da, db, linear, 1);
             pr.e[row] = (coord - m.limitLo[j]) / h + kinematicPart(pr, row, a, b, da, db, vel);
             pr.p[row] = s.jointImpulse[SLOTS * j + 6];
             slotRow[SLOTS * j + 6] = row;
         }
         if (m.limitHi[j] < Double.POSITIVE_INFINITY) {
-            int row = pr.addBlock(ConstraintProblem.LIMIT, 1, da, db, 0);
+            int row = block(pr, ConstraintProblem.LIMIT, da, db);
             axisJacobian(pr, row, da, db, linear, -1);
             pr.e[row] = (m.limitHi[j] - coord) / h + kinematicPart(pr, row, a, b, da, db, vel);
             pr.p[row] = s.jointImpulse[SLOTS * j + 7];
@@ -338,7 +419,7 @@ final class JointAssembly {
         // motor commands live in the state (PhysicsState.setMotorSpeed), the model holds their start values
         double maxForce = s.motorMaxForce[j];
         if (maxForce > 0) {
-            int row = pr.addBlock(ConstraintProblem.BOXED, 1, da, db, 0);
+            int row = block(pr, ConstraintProblem.BOXED, da, db);
             axisJacobian(pr, row, da, db, linear, 1);
             pr.e[row] = -s.motorSpeed[j] + kinematicPart(pr, row, a, b, da, db, vel);
             pr.lo[row] = -maxForce * h;
@@ -347,7 +428,7 @@ final class JointAssembly {
             slotRow[SLOTS * j + 8] = row;
         }
         if (m.springK[j] + m.springD[j] > 0) {
-            int row = pr.addBlock(ConstraintProblem.SOFT, 1, da, db, 0);
+            int row = block(pr, ConstraintProblem.SOFT, da, db);
             axisJacobian(pr, row, da, db, linear, 1);
             double k = m.springK[j];
             double d = m.springD[j];

@@ -150,7 +150,7 @@ public final class PhysicsEngine implements AutoCloseable {
             case PGS -> new Pgs(st.iterations(), st.tolerance(), true);
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
         };
-        this.joints = new JointAssembly(model);
+        this.joints = new JointAssembly(model, loop);
         this.contacts = new ContactAssembly(model, loop);
         this.dyn = new int[model.bodies];
         // the solver's body order is the canonical one: by global id

@@ -183,17 +183,30 @@ public final class ConstraintProblem {
      * @return the block's first row
      */
     public int addBlock(int blockKind, int m, int a, int b, double friction) {
-        int c = addBlocks(blockKind, 1, m);
+        return setBlock(addBlocks(blockKind, 1, m), blockKind, a, b, friction);
+    }
+
+    /**
+     * Sets up block c of {@link #addBlocks} as {@link #addBlock} would have added it: its kind,
+     * sides and friction, and its rows cleared (Jacobians, bias and compliance 0, bounds
+     * infinite); the impulses are left as they are. Touches only block c's entries, so blocks can
+     * be set up in parallel.
+     *
+     * @return the block's first row
+     */
+    public int setBlock(int c, int blockKind, int a, int b, double friction) {
+        kind[c] = blockKind;
         bodyA[c] = a;
         bodyB[c] = b;
         mu[c] = friction;
         int r0 = rowStart[c];
+        int r1 = r0 + rows[c];
         // plain loops: blocks have 1 to 6 rows, where Arrays.fill's call costs more than the stores
-        for (int i = 6 * r0; i < 6 * totalRows; i++) {
+        for (int i = 6 * r0; i < 6 * r1; i++) {
             jA[i] = 0;
             jB[i] = 0;
         }
-        for (int r = r0; r < totalRows; r++) {
+        for (int r = r0; r < r1; r++) {
             e[r] = 0;
             gamma[r] = 0;
             lo[r] = Double.NEGATIVE_INFINITY;
