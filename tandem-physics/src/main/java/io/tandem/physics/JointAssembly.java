@@ -31,7 +31,11 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * (SubADMM-60) and from 31 to 43 mm (PGS-30).
  *
  * Joints are assembled in the order of their global ids (PhysicsModel.jointOrder), so the joint
- * rows of a group of bodies come in the same relative order in any model that holds them.
+ * rows of a group of bodies come in the same relative order in any model that holds them. Each
+ * joint's blocks are counted first (blockCount: its hard rows, then its limits, motor and spring),
+ * a prefix sum in that order gives each joint its first block, and the joints are then assembled in
+ * parallel chunks, one assembly (scratch) per chunk, each writing only its own blocks and slots:
+ * the same problem for any thread count. The projection's position rows are still added serially.
  *
  * Row layout per joint in PhysicsState.jointImpulse (warm start): slots 0..5 the hard rows
  * (ball 3, revolute 5, prismatic 5, fixed 6), 6 lower limit, 7 upper limit, 8 motor, 9 spring.
