@@ -19,14 +19,24 @@ final class Pairs {
     /** coordinate of side A's and side B's body at [2c], [2c + 1] (-1 if absent) */
     int[] coord = new int[0];
 
-    void build(ConstraintProblem pr) {
+    /** Sizes the arrays for the problem's blocks; then {@link #build(ConstraintProblem, int, int)} fills them. */
+    void size(ConstraintProblem pr) {
         int n = pr.constraints;
         count = ConstraintProblem.grow(count, n);
         sub = ConstraintProblem.grow(sub, 2 * n);
         sides = ConstraintProblem.grow(sides, 2 * n);
         coord = ConstraintProblem.grow(coord, 2 * n);
         body = ConstraintProblem.grow(body, 2 * n);
-        for (int c = 0; c < n; c++) {
+    }
+
+    void build(ConstraintProblem pr) {
+        size(pr);
+        build(pr, 0, pr.constraints);
+    }
+
+    /** The pairs of blocks [lo, hi) (each block writes only its own entries: parallel chunks may). */
+    void build(ConstraintProblem pr, int lo, int hi) {
+        for (int c = lo; c < hi; c++) {
             int a = pr.bodyA[c];
             int b = pr.bodyB[c];
             coord[2 * c] = a >= 0 ? pr.coord(a) : -1;

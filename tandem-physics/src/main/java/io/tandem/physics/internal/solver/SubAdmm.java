@@ -194,6 +194,7 @@ public final class SubAdmm implements ConstraintSolver {
     private final ParallelLoop.RangeBody seedRange = this::seedZ;
     private final ParallelLoop.RangeBody adaptRange = this::adapt;
     private final ParallelLoop.RangeBody predictRange = this::predict;
+    private final ParallelLoop.RangeBody pairsRange = this::pairsOf;
     private final ParallelLoop.RangeBody forceRange = this::forces;
     /** v* = A^-1 (b + J^T p), the velocity of the warm-started impulses (the z seed) */
     private double[] vPred = new double[0];
@@ -383,16 +384,10 @@ public final class SubAdmm implements ConstraintSolver {
     }
 
     private void setup(ConstraintProblem pr) {
-        pairs.build(pr);
-        int nb = pr.bodies;
-        // which blocks are internal equalities
+        pairs.size(pr);
         exact = grow(exact, pr.constraints);
-        for (int c = 0; c < pr.constraints; c++) {
-            int kind = pr.kind[c];
-            int np = pairs.count[c];
-            exact[c] = (kind == ConstraintProblem.HARD || kind == ConstraintProblem.SOFT) && np > 0
-                    && (np == 1 || pairs.sub[2 * c] == pairs.sub[2 * c + 1]);
-        }
+        loop.run(pr.constraints, pairsRange);
+        int nb = pr.bodies;
         beta = ConstraintProblem.grow(beta, 2 * pr.constraints);
         splitPairs = subsystems.prepare(pr, pairs, exact, loop.chunks(pr.subsystems));
         if (adaptive) {
@@ -416,6 +411,18 @@ public final class SubAdmm implements ConstraintSolver {
             vPred = ConstraintProblem.grow(vPred, pr.v.length);
             loop.run(pr.subsystems, predictRange);
             loop.run(pr.constraints, seedRange);
+        }
+    }
+
+    /** The pairs of blocks [lo, hi), and which of them are internal equalities. */
+    private void pairsOf(int lo, int hi, int chunk) {
+        ConstraintProblem pr = current;
+        pairs.build(pr, lo, hi);
+        for (int c = lo; c < hi; c++) {
+            int kind = pr.kind[c];
+            int np = pairs.count[c];
+            exact[c] = (kind == ConstraintProblem.HARD || kind == ConstraintProblem.SOFT) && np > 0
+                    && (np == 1 || pairs.sub[2 * c] == pairs.sub[2 * c + 1]);
         }
     }
 
