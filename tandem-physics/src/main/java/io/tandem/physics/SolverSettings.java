@@ -62,8 +62,8 @@ public record SolverSettings(SolverKind kind, int iterations, double kappa, doub
      * 1 mm, pendulum period, no bounce, mass ratio 100, stopping distance). A cap of 15 lets a
      * stack of 10 boxes sink 6 mm, a cap of 10 topples it. The tighter 1e-4 m/s (1e-3 also passes
      * the suite) keeps motor speeds within about 5e-6 and momentum within about 1e-4 relative. An
-     * easy scene stops early (a body on a slope: 4 iterations); the 1000-sphere pile takes 14.5 on
-     * average.
+     * easy scene stops early (a body on a slope: 4 iterations); the 1000-sphere pile takes about 15
+     * on average (its falling and settling steps run the cap: see the README).
      */
     public static SolverSettings defaults() {
         return new SolverSettings(SolverKind.SUB_ADMM, DEFAULT_ITERATION_CAP, DEFAULT_KAPPA, DEFAULT_TOLERANCE, 1, true);
