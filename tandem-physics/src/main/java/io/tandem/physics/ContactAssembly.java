@@ -283,6 +283,16 @@ final class ContactAssembly {
                 double px = pairPoint[12 * k + 3 * q];
                 double py = pairPoint[12 * k + 3 * q + 1];
                 double pz = pairPoint[12 * k + 3 * q + 2];
+                // the compact form: frame and lever arms (the rows below are (d, r x d), side A negated)
+                int f = 15 * c;
+                System.arraycopy(nrm, 0, pr.contactFrame, f, 9);
+                pr.contactFrame[f + 9] = px - s.pos[3 * ba];
+                pr.contactFrame[f + 10] = py - s.pos[3 * ba + 1];
+                pr.contactFrame[f + 11] = pz - s.pos[3 * ba + 2];
+                pr.contactFrame[f + 12] = px - s.pos[3 * bb];
+                pr.contactFrame[f + 13] = py - s.pos[3 * bb + 1];
+                pr.contactFrame[f + 14] = pz - s.pos[3 * bb + 2];
+                pr.armed[c] = true;
                 for (int r = 0; r < 3; r++) {
                     row(pr, r0 + r, nrm, 3 * r, px, py, pz, s, ba, bb);
                     pr.e[r0 + r] = 0;

@@ -96,6 +96,19 @@ public final class ConstraintProblem {
     public double[] hi = new double[0];
     /** impulse per row: warm start on input, solution on output */
     public double[] p = new double[0];
+    /**
+     * per block, whether it is a contact in the compact form: 3 rows (d_i, r x d_i) per side over
+     * an orthonormal frame d_i (normal, tangent, tangent; side A's rows negated) and the side's
+     * lever arm r, both kept in {@link #contactFrame}. Solvers may then use J v = +-d_i . (v + w x
+     * r) and J^T J = [[I, -[r]x], [[r]x, |r|^2 I - r r^T]] instead of the rows, which are still
+     * filled. Set by the block's writer; {@link #addBlocks} and {@link #setBlock} clear it.
+     */
+    public boolean[] armed = new boolean[0];
+    /**
+     * {@link #armed} blocks' frames and lever arms at [15c]: the normal at [0, 3), the tangents at
+     * [3, 6) and [6, 9) (side B's row directions), r_A at [9, 12), r_B at [12, 15) (m, world frame)
+     */
+    public double[] contactFrame = new double[0];
 
     /**
      * Clears the problem and sizes it for {@code nBodies} bodies, each its own subsystem unless
@@ -196,6 +209,7 @@ public final class ConstraintProblem {
      */
     public int setBlock(int c, int blockKind, int a, int b, double friction) {
         kind[c] = blockKind;
+        armed[c] = false;
         bodyA[c] = a;
         bodyB[c] = b;
         mu[c] = friction;
@@ -236,6 +250,8 @@ public final class ConstraintProblem {
         bodyA = grow(bodyA, constraints);
         bodyB = grow(bodyB, constraints);
         mu = grow(mu, constraints);
+        armed = grow(armed, constraints);
+        contactFrame = grow(contactFrame, 15 * constraints);
         int r0 = totalRows;
         totalRows += count * m;
         jA = grow(jA, 6 * totalRows);
@@ -247,6 +263,7 @@ public final class ConstraintProblem {
         p = grow(p, totalRows);
         for (int i = 0; i < count; i++) {
             kind[first + i] = blockKind;
+            armed[first + i] = false;
             rowStart[first + i] = r0 + i * m;
             rows[first + i] = m;
         }
@@ -288,6 +305,10 @@ public final class ConstraintProblem {
     static double dot6(double[] x, int xi, double[] y, int yi) {
         return x[xi] * y[yi] + x[xi + 1] * y[yi + 1] + x[xi + 2] * y[yi + 2]
                 + x[xi + 3] * y[yi + 3] + x[xi + 4] * y[yi + 4] + x[xi + 5] * y[yi + 5];
+    }
+
+    static boolean[] grow(boolean[] a, int n) {
+        return a.length >= n ? a : Arrays.copyOf(a, Math.max(n, a.length * 2));
     }
 
     static int[] grow(int[] a, int n) {

@@ -7,7 +7,10 @@ import java.util.Arrays;
  *
  * Subsystems made of rigid bodies: A_i = blockdiag(A_b) over the subsystem's bodies (6 x 6 each).
  * Every split pair touches one body, so H_i = A_i + sum beta J^T J stays block diagonal and each
- * H_b is inverted explicitly (6 x 6; one matvec per body and v-step).
+ * H_b is inverted explicitly (6 x 6; one matvec per body and v-step). A compact contact pair
+ * (ConstraintProblem.armed) adds beta [[I, -[r]x], [[r]x, |r|^2 I - r r^T]] (addArmed) instead of
+ * its three rows' outer products. A penalty update scales all of a body's penalties alike, so it
+ * rescales H_b - A_b instead of assembling H_b again (rescale).
  *
  * Internal equality rows G (joints inside the group, pins to the world, springs; m rows) are
  * solved exactly by the Schur complement of the subsystem's KKT system:
@@ -346,8 +349,12 @@ final class RigidSubsystems implements Subsystems {
                 // beta = kappa x the pair's effective mass: rows / tr(J A^-1 J^T), shared by the
                 // body's n split pairs (mass splitting)
                 double trace = 0;
-                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
-                    trace += layout == 1 ? rigidQuadratic(aInv, b36, jac, 6 * r) : quadratic(aInv, b36, jac, 6 * r);
+                if (layout == 1 && pr.armed[c]) {
+                    trace = armedTrace(aInv, b36, pr.contactFrame, 15 * c + 6 + 3 * pairs.sides[pair]);
+                } else {
+                    for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                        trace += layout == 1 ? rigidQuadratic(aInv, b36, jac, 6 * r) : quadratic(aInv, b36, jac, 6 * r);
+                    }
                 }
                 beta[pair] = trace > 0 ? kappa * pr.rows[c] / (trace * n) : 1.0;
             }
@@ -359,11 +366,27 @@ final class RigidSubsystems implements Subsystems {
     public void rescale(int s, double factor, double[] beta, int chunk) {
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
+            if (bodyPairStart[b] == bodyPairStart[b + 1]) {
+                continue;
+            }
             for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
                 beta[bodyPairs[e]] *= factor;
             }
+            // every penalty of the body scales alike: H = A + factor (H - A), upper triangle
+            int b36 = 36 * b;
+            for (int d = 0; d < 6; d++) {
+                for (int f = d; f < 6; f++) {
+                    int i = b36 + 6 * d + f;
+                    hBlock[i] = pr.mass[i] + factor * (hBlock[i] - pr.mass[i]);
+                }
+            }
+            if (!cholesky6(hBlock, hInv, b36)) {
+                throw new IllegalStateException("body " + b + " (subsystem " + s + "): A + beta J^T J is not positive definite");
+            }
         }
-        assemble(s, beta, chunk);
+        if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
+            factorInternal(s);
+        }
     }
 
     /** H_b = A_b + sum beta J^T J and its inverse per body, then the internal rows' factor. */
@@ -384,6 +407,10 @@ final class RigidSubsystems implements Subsystems {
                 int c = pair >> 1;
                 double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
                 double bs = beta[pair];
+                if (pr.armed[c]) {
+                    addArmed(hBlock, b36, bs, pr.contactFrame, 15 * c + 6 + 3 * pairs.sides[pair]);
+                    continue;
+                }
                 // H += beta J^T J, upper triangle (mirrored below)
                 for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                     int j = 6 * r;
@@ -511,7 +538,12 @@ final class RigidSubsystems implements Subsystems {
             System.arraycopy(pr.b, o, rhs, o, 6);
             for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
                 int pair = bodyPairs[e];
-                addTransposed(pair >> 1, pairs.sides[pair] == 1 ? pr.jA : pr.jB, o);
+                int c = pair >> 1;
+                if (pr.armed[c]) {
+                    addArmedTransposed(c, pairs.sides[pair], o);
+                } else {
+                    addTransposed(c, pairs.sides[pair] == 1 ? pr.jA : pr.jB, o);
+                }
             }
             for (int e = bodyBlockStart[b]; e < bodyBlockStart[b + 1]; e++) {
                 int c = bodyBlocks[e];
@@ -524,6 +556,30 @@ final class RigidSubsystems implements Subsystems {
                 DenseOps.multiply(aInv, 36 * b, 6, rhs, o, out, o);
             }
         }
+    }
+
+    /** {@link #addTransposed} for an armed contact block (side 1 = A, 2 = B): F = +-sum d_i p_i, torque r x F. */
+    private void addArmedTransposed(int c, int side, int o) {
+        double[] cf = pr.contactFrame;
+        int f = 15 * c;
+        int r0 = pr.rowStart[c];
+        double pn = pr.p[r0];
+        double pt = pr.p[r0 + 1];
+        double ps = pr.p[r0 + 2];
+        double sg = side == 1 ? -1 : 1;
+        double fx = sg * (cf[f] * pn + cf[f + 3] * pt + cf[f + 6] * ps);
+        double fy = sg * (cf[f + 1] * pn + cf[f + 4] * pt + cf[f + 7] * ps);
+        double fz = sg * (cf[f + 2] * pn + cf[f + 5] * pt + cf[f + 8] * ps);
+        int a = f + 6 + 3 * side;
+        double rx = cf[a];
+        double ry = cf[a + 1];
+        double rz = cf[a + 2];
+        rhs[o] += fx;
+        rhs[o + 1] += fy;
+        rhs[o + 2] += fz;
+        rhs[o + 3] += ry * fz - rz * fy;
+        rhs[o + 4] += rz * fx - rx * fz;
+        rhs[o + 5] += rx * fy - ry * fx;
     }
 
     /** rhs[o..o+6) += J_c^T p_c for block c's rows on one side. */
@@ -715,6 +771,51 @@ final class RigidSubsystems implements Subsystems {
         y[yo + 3] = m[mo + 21] * x3 + m[mo + 22] * x4 + m[mo + 23] * x5;
         y[yo + 4] = m[mo + 27] * x3 + m[mo + 28] * x4 + m[mo + 29] * x5;
         y[yo + 5] = m[mo + 33] * x3 + m[mo + 34] * x4 + m[mo + 35] * x5;
+    }
+
+    /**
+     * H += beta J^T J for an armed contact pair (ConstraintProblem.armed: 3 rows (d_i, r x d_i)
+     * over an orthonormal frame), upper triangle: sum_i J_i^T J_i = [[I, -[r]x], [[r]x, |r|^2 I -
+     * r r^T]], whatever the frame and the side's sign.
+     */
+    static void addArmed(double[] h, int o, double beta, double[] arm, int ao) {
+        double rx = arm[ao];
+        double ry = arm[ao + 1];
+        double rz = arm[ao + 2];
+        double bx = beta * rx;
+        double by = beta * ry;
+        double bz = beta * rz;
+        h[o] += beta;
+        h[o + 7] += beta;
+        h[o + 14] += beta;
+        // -[r]x: rows (0, rz, -ry), (-rz, 0, rx), (ry, -rx, 0)
+        h[o + 4] += bz;
+        h[o + 5] -= by;
+        h[o + 9] -= bz;
+        h[o + 11] += bx;
+        h[o + 15] += by;
+        h[o + 16] -= bx;
+        // |r|^2 I - r r^T
+        h[o + 21] += by * ry + bz * rz;
+        h[o + 22] -= bx * ry;
+        h[o + 23] -= bx * rz;
+        h[o + 28] += bx * rx + bz * rz;
+        h[o + 29] -= by * rz;
+        h[o + 35] += bx * rx + by * ry;
+    }
+
+    /**
+     * tr(J A^-1 J^T) for an armed contact pair and a^-1 of the rigid layout: 3 / m + |r|^2 tr(I^-1) - r^T I^-1 r.
+     */
+    static double armedTrace(double[] a, int o, double[] arm, int ao) {
+        double rx = arm[ao];
+        double ry = arm[ao + 1];
+        double rz = arm[ao + 2];
+        double r2 = rx * rx + ry * ry + rz * rz;
+        double quad = rx * (a[o + 21] * rx + a[o + 22] * ry + a[o + 23] * rz)
+                + ry * (a[o + 27] * rx + a[o + 28] * ry + a[o + 29] * rz)
+                + rz * (a[o + 33] * rx + a[o + 34] * ry + a[o + 35] * rz);
+        return 3 * a[o] + r2 * (a[o + 21] + a[o + 28] + a[o + 35]) - quad;
     }
 
     /** j A j^T for the 6 x 6 block at {@code a[ao..]} and the row at {@code j[jo..jo+6)}. */

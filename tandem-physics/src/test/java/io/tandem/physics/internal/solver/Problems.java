@@ -120,6 +120,72 @@ final class Problems {
     }
 
     /**
+     * n bodies (random masses and diagonal inertias, random velocities, gravity) with random
+     * contacts: each between two random bodies or a body and the world, with a random orthonormal
+     * frame, random lever arms (up to 0.2 m), friction 0.5 and a random warm start. The rows are
+     * always filled; with {@code armed} the blocks also carry the compact form
+     * (ConstraintProblem.armed, contactFrame), so the two forms of one seed are the same problem.
+     */
+    static ConstraintProblem randomContacts(int n, int contacts, long seed, boolean armed) {
+        Random rnd = new Random(seed);
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(n);
+        pr.layout();
+        for (int i = 0; i < n; i++) {
+            double m = 0.5 + 2 * rnd.nextDouble();
+            rigidBody(pr, i, m, 0.01 + 0.02 * rnd.nextDouble(), 0.01 + 0.02 * rnd.nextDouble(), 0.01 + 0.02 * rnd.nextDouble());
+            int c0 = pr.coord(i);
+            for (int d = 0; d < 6; d++) {
+                pr.v[c0 + d] = 0.3 * rnd.nextGaussian();
+                pr.b[c0 + d] = pr.mass[36 * i + 7 * d] * pr.v[c0 + d];
+            }
+            pr.b[c0 + 2] -= m * G * H;
+        }
+        for (int k = 0; k < contacts; k++) {
+            int a = rnd.nextInt(n);
+            int b = rnd.nextInt(n + 1) - 1;
+            if (b == a) {
+                b = -1;
+            }
+            int r0 = pr.addBlock(ConstraintProblem.CONTACT, 3, a, b, 0.5);
+            // random unit normal and its tangents (Gram-Schmidt against a random vector)
+            double[] nrm = unit(rnd.nextGaussian(), rnd.nextGaussian(), rnd.nextGaussian());
+            double[] g = {rnd.nextGaussian(), rnd.nextGaussian(), rnd.nextGaussian()};
+            double dot = g[0] * nrm[0] + g[1] * nrm[1] + g[2] * nrm[2];
+            double[] t1 = unit(g[0] - dot * nrm[0], g[1] - dot * nrm[1], g[2] - dot * nrm[2]);
+            double[] t2 = {nrm[1] * t1[2] - nrm[2] * t1[1], nrm[2] * t1[0] - nrm[0] * t1[2], nrm[0] * t1[1] - nrm[1] * t1[0]};
+            double[][] dirs = {nrm, t1, t2};
+            double[] armA = {0.2 * rnd.nextGaussian(), 0.2 * rnd.nextGaussian(), 0.2 * rnd.nextGaussian()};
+            double[] armB = {0.2 * rnd.nextGaussian(), 0.2 * rnd.nextGaussian(), 0.2 * rnd.nextGaussian()};
+            for (int q = 0; q < 3; q++) {
+                double[] neg = {-dirs[q][0], -dirs[q][1], -dirs[q][2]};
+                row(pr.jA, r0 + q, neg, armA);
+                if (b >= 0) {
+                    row(pr.jB, r0 + q, dirs[q], armB);
+                }
+                pr.p[r0 + q] = q == 0 ? 0.05 * rnd.nextDouble() : 0.01 * rnd.nextGaussian();
+            }
+            pr.e[r0] = -0.05 * rnd.nextDouble();
+            if (armed) {
+                int c = pr.constraints - 1;
+                pr.armed[c] = true;
+                int f = 15 * c;
+                for (int q = 0; q < 3; q++) {
+                    System.arraycopy(dirs[q], 0, pr.contactFrame, f + 3 * q, 3);
+                }
+                System.arraycopy(armA, 0, pr.contactFrame, f + 9, 3);
+                System.arraycopy(armB, 0, pr.contactFrame, f + 12, 3);
+            }
+        }
+        return pr;
+    }
+
+    private static double[] unit(double x, double y, double z) {
+        double l = Math.sqrt(x * x + y * y + z * z);
+        return new double[]{x / l, y / l, z / l};
+    }
+
+    /**
      * Three spheres (r 0.1 m, 1, 2 and 3 kg) in a row on the ground, pushed together and down:
      * frictionless contacts sphere-ground (3) and sphere-sphere (2), no warm start. Reference:
      * {@link #exactFrictionlessLcp}.
