@@ -209,6 +209,10 @@ public final class SubAdmm implements ConstraintSolver {
     private final ParallelLoop.RangeBody predictRange = this::predict;
     private final ParallelLoop.RangeBody pairsRange = this::pairsOf;
     private final ParallelLoop.RangeBody forceRange = this::forces;
+    /** armed blocks: 1 / beta per (constraint, pair k) at [2c + k] (0 for an absent pair), set with the forces */
+    private double[] invBeta = new double[0];
+    /** armed blocks: 1 / w_c = 1 / sum_k 1 / beta_ck, set with the forces */
+    private double[] invW = new double[0];
     /** v* = A^-1 (b + J^T p), the velocity of the warm-started impulses (the z seed) */
     private double[] vPred = new double[0];
 
@@ -416,6 +420,8 @@ public final class SubAdmm implements ConstraintSolver {
         // split variables start at J v^k
         z = ConstraintProblem.grow(z, 2 * pr.totalRows);
         force = ConstraintProblem.grow(force, 12 * pr.constraints);
+        invBeta = ConstraintProblem.grow(invBeta, 2 * pr.constraints);
+        invW = ConstraintProblem.grow(invW, pr.constraints);
         x = ConstraintProblem.grow(x, 2 * pr.totalRows);
         yHat = ConstraintProblem.grow(yHat, pr.totalRows);
         pNew = ConstraintProblem.grow(pNew, pr.totalRows);
@@ -472,6 +478,7 @@ public final class SubAdmm implements ConstraintSolver {
 
     /** {@link #seedZ} for an armed contact block: z_ck = +-d_i . (v*_lin + w* x r), then the pairs' forces. */
     private void armedSeed(ConstraintProblem pr, int c) {
+        inverses(c);
         double[] cf = pr.contactFrame;
         int f = 15 * c;
         int zr = 2 * pr.rowStart[c];
@@ -501,10 +508,25 @@ public final class SubAdmm implements ConstraintSolver {
             if (exact[c] || stopping && pairs.count[c] > 0 && !active[islands.ofBlock[c]]) {
                 continue;
             }
+            if (pr.armed[c]) {
+                inverses(c);
+            }
             for (int k = 0; k < pairs.count[c]; k++) {
                 pairForce(pr, c, k);
             }
         }
+    }
+
+    /**
+     * The reciprocals armedBlock multiplies by instead of dividing (they change only with the
+     * penalties): 1 / beta_ck and 1 / w_c of block c.
+     */
+    private void inverses(int c) {
+        double ib0 = 1.0 / beta[2 * c];
+        double ib1 = pairs.count[c] == 2 ? 1.0 / beta[2 * c + 1] : 0;
+        invBeta[2 * c] = ib0;
+        invBeta[2 * c + 1] = ib1;
+        invW[c] = 1.0 / (ib0 + ib1);
     }
 
     /** force[6 (2c + k)..] = sum over c's rows of J_ck^T (beta_ck z_ck + p_c). */
@@ -619,7 +641,7 @@ public final class SubAdmm implements ConstraintSolver {
         double uy = v[o0 + 1] + wz * rx0 - wx * rz0;
         double uz = v[o0 + 2] + wx * ry0 - wy * rx0;
         double b0 = beta[2 * c];
-        double ib0 = 1.0 / b0;
+        double ib0 = invBeta[2 * c];
         double zn0 = z[zr];
         double zt0 = z[zr + 2];
         double zs0 = z[zr + 4];
@@ -654,7 +676,7 @@ public final class SubAdmm implements ConstraintSolver {
             uy = v[o1 + 1] + wz * rx1 - wx * rz1;
             uz = v[o1 + 2] + wx * ry1 - wy * rx1;
             b1 = beta[2 * c + 1];
-            ib1 = 1.0 / b1;
+            ib1 = invBeta[2 * c + 1];
             zn1 = z[zr + 1];
             zt1 = z[zr + 3];
             zs1 = z[zr + 5];
@@ -670,9 +692,10 @@ public final class SubAdmm implements ConstraintSolver {
         double yt = pr.e[r0 + 1] - w * pt + xt0 + xt1;
         double ys = pr.e[r0 + 2] - w * ps + xs0 + xs1;
         // the contact law (BlockLaw.solveIsotropic, CONTACT)
-        double qn = Math.max(0, -yn / w);
-        double qt = -yt / w;
-        double qs = -ys / w;
+        double iw = invW[c];
+        double qn = Math.max(0, -yn * iw);
+        double qt = -yt * iw;
+        double qs = -ys * iw;
         double norm = Math.sqrt(qt * qt + qs * qs);
         double limit = pr.mu[c] * qn;
         if (norm > limit) {
