@@ -804,7 +804,9 @@ public final class SubAdmm implements ConstraintSolver {
                 }
             }
         }
-        runCount[chunk] = runs;
+        if (checkNow) {
+            runCount[chunk] = runs;
+        }
     }
 
     /** The tracked z-step of one block in the row form (see {@link #zStepTracked}). */

@@ -273,6 +273,18 @@ class SubAdmmTest extends SolverContract {
         }
     }
 
+    /** Adaptive penalties without a tolerance run the whole budget (the tracked z-steps of the updates record no convergence runs). */
+    @Test
+    void solve_adaptiveWithoutTolerance_runsWholeBudget() {
+        ConstraintProblem pr = Problems.randomContacts(12, 40, 4, true);
+        SubAdmm solver = new SubAdmm(25, 4, 0, true, ParallelLoop.serial());
+        solver.solve(pr);
+        assertThat(solver.lastIterations()).isEqualTo(25);
+        for (int r = 0; r < pr.totalRows; r++) {
+            assertThat(pr.p[r]).as("impulse of row %d", r).isFinite();
+        }
+    }
+
     /** 24 ball chains of 2 to 7 links and 8 frictionless rows: 32 islands, 132 subsystems. */
     private static ConstraintProblem manyIslands() {
         List<ConstraintProblem> parts = new ArrayList<>();
