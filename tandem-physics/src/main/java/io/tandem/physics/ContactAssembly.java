@@ -294,24 +294,28 @@ final class ContactAssembly {
                 pr.contactFrame[f + 14] = pz - s.pos[3 * bb + 2];
                 pr.armed[c] = true;
                 for (int r = 0; r < 3; r++) {
-                    row(pr, r0 + r, nrm, 3 * r, px, py, pz, s, ba, bb);
-                    pr.e[r0 + r] = 0;
-                    pr.gamma[r0 + r] = 0;
-                    pr.lo[r0 + r] = Double.NEGATIVE_INFINITY;
-                    pr.hi[r0 + r] = Double.POSITIVE_INFINITY;
-                }
-                pr.e[r0] = depth < 0 ? -depth / h : -ERP * Math.max(0, depth - SLOP) / h;
-                // kinematic sides move on their own: their velocity is part of the bias
-                for (int r = r0; r < r0 + 3; r++) {
-                    if (da < 0) {
-                        pr.e[r] += kinematic(pr.jA, r, ba, vel);
-                        clear(pr.jA, r);
+                    int row = r0 + r;
+                    // a static or kinematic side has no velocity unknowns: its rows stay 0, and a
+                    // kinematic side's own motion (J_side vel_side) goes into the bias
+                    double bias = 0;
+                    if (da >= 0) {
+                        fill(pr.jA, row, nrm, 3 * r, pr.contactFrame[f + 9], pr.contactFrame[f + 10], pr.contactFrame[f + 11], -1);
+                    } else {
+                        clear(pr.jA, row);
+                        bias += moving(nrm, 3 * r, pr.contactFrame, f + 9, ba, vel, -1);
                     }
-                    if (db < 0) {
-                        pr.e[r] += kinematic(pr.jB, r, bb, vel);
-                        clear(pr.jB, r);
+                    if (db >= 0) {
+                        fill(pr.jB, row, nrm, 3 * r, pr.contactFrame[f + 12], pr.contactFrame[f + 13], pr.contactFrame[f + 14], 1);
+                    } else {
+                        clear(pr.jB, row);
+                        bias += moving(nrm, 3 * r, pr.contactFrame, f + 12, bb, vel, 1);
                     }
+                    pr.e[row] = bias;
+                    pr.gamma[row] = 0;
+                    pr.lo[row] = Double.NEGATIVE_INFINITY;
+                    pr.hi[row] = Double.POSITIVE_INFINITY;
                 }
+                pr.e[r0] += depth < 0 ? -depth / h : -ERP * Math.max(0, depth - SLOP) / h;
                 long packed = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb],
                         pairFeature[4 * k + q]);
                 // the table is only read during the step (store writes it afterwards)
@@ -353,13 +357,6 @@ final class ContactAssembly {
         }
     }
 
-    /** Row along {@code dir}: J_A = -[dir, r_A x dir], J_B = [dir, r_B x dir] at world point P. */
-    private static void row(ConstraintProblem pr, int r, double[] dir, int d0, double px, double py, double pz,
-                            PhysicsState s, int ba, int bb) {
-        fill(pr.jA, r, dir, d0, px - s.pos[3 * ba], py - s.pos[3 * ba + 1], pz - s.pos[3 * ba + 2], -1);
-        fill(pr.jB, r, dir, d0, px - s.pos[3 * bb], py - s.pos[3 * bb + 1], pz - s.pos[3 * bb + 2], 1);
-    }
-
     private static void fill(double[] j, int r, double[] d, int d0, double rx, double ry, double rz, double sign) {
         int o = 6 * r;
         double dx = d[d0];
@@ -373,12 +370,29 @@ final class ContactAssembly {
         j[o + 5] = sign * (rx * dy - ry * dx);
     }
 
-    private static double kinematic(double[] j, int r, int body, double[] vel) {
-        double y = 0;
-        for (int d = 0; d < 6; d++) {
-            y += j[6 * r + d] * vel[6 * body + d];
+    /**
+     * J_side vel_side of a static or kinematic side for the row along d = dir[d0..]: sign (d . v
+     * + (r x d) . w) with the side's lever arm r at arm[a..]; 0 for a side at rest (a static body).
+     */
+    private static double moving(double[] dir, int d0, double[] arm, int a, int body, double[] vel, double sign) {
+        int o = 6 * body;
+        double vx = vel[o];
+        double vy = vel[o + 1];
+        double vz = vel[o + 2];
+        double wx = vel[o + 3];
+        double wy = vel[o + 4];
+        double wz = vel[o + 5];
+        if (vx == 0 && vy == 0 && vz == 0 && wx == 0 && wy == 0 && wz == 0) {
+            return 0;
         }
-        return y;
+        double dx = dir[d0];
+        double dy = dir[d0 + 1];
+        double dz = dir[d0 + 2];
+        double rx = arm[a];
+        double ry = arm[a + 1];
+        double rz = arm[a + 2];
+        return sign * (dx * vx + dy * vy + dz * vz
+                + (ry * dz - rz * dy) * wx + (rz * dx - rx * dz) * wy + (rx * dy - ry * dx) * wz);
     }
 
     private static void clear(double[] j, int r) {
