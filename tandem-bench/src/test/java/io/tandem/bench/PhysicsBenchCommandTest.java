@@ -31,6 +31,21 @@ class PhysicsBenchCommandTest {
     }
 
     @Test
+    void pile_seed_changesTheJitterAndIsReported() {
+        assertThat(run("bench", "pile", "--per-side", "3", "--steps", "40", "--json")).isZero();
+        assertThat(run("bench", "pile", "--per-side", "3", "--steps", "40", "--seed", "7", "--json")).isZero();
+        String[] l = lines();
+        assertThat(l).hasSize(2);
+        assertThat(l[0]).contains("\"seed\":42,");
+        assertThat(l[1]).contains("\"seed\":7,");
+        String height = "\"mean_height_m\":[0-9.]+";
+        java.util.regex.Matcher a = Pattern.compile(height).matcher(l[0]);
+        java.util.regex.Matcher b = Pattern.compile(height).matcher(l[1]);
+        assertThat(a.find() && b.find()).isTrue();
+        assertThat(a.group()).as("mean heights of seeds 42 and 7").isNotEqualTo(b.group());
+    }
+
+    @Test
     void chain_json_reportsTimeAndJointError() {
         assertThat(run("bench", "chain", "--links", "3", "--steps", "5", "--runs", "1", "--solver", "pgs", "--json")).isZero();
         assertThat(lines()).hasSize(1);

@@ -83,6 +83,11 @@ final class PhysicsScenes {
      * at |x|, |y| = 1.2 m with its floor at z = 0 (planes).
      */
     static PhysicsModel pile(int perSide, double timeStep, SolverSettings solver) {
+        return pile(perSide, timeStep, solver, 42);
+    }
+
+    /** {@link #pile(int, double, SolverSettings)} with another seed for the jitter. */
+    static PhysicsModel pile(int perSide, double timeStep, SolverSettings solver, long seed) {
         PhysicsModel.Builder b = PhysicsModel.builder().timeStep(timeStep).solver(solver);
         double s2 = Math.sqrt(0.5);
         b.body("floor").makeStatic().plane().friction(0.5).add();
@@ -91,7 +96,7 @@ final class PhysicsScenes {
         b.body("wall+x").makeStatic().plane().friction(0.5).position(1.2, 0, 0).orientation(s2, 0, -s2, 0).add();
         b.body("wall-y").makeStatic().plane().friction(0.5).position(0, -1.2, 0).orientation(s2, -s2, 0, 0).add();
         b.body("wall+y").makeStatic().plane().friction(0.5).position(0, 1.2, 0).orientation(s2, s2, 0, 0).add();
-        java.util.Random rnd = new java.util.Random(42);
+        java.util.Random rnd = new java.util.Random(seed);
         double inertia = 0.4 * PILE_RADIUS * PILE_RADIUS;
         double half = (perSide - 1) / 2.0;
         for (int k = 0; k < perSide; k++) {
