@@ -325,7 +325,7 @@ public final class PhysicsEngine implements AutoCloseable {
         // 2. dynamics of every subsystem
         pr.resetBodies(n);
         pr.group(groups);
-        pr.layout();
+        pr.layoutStructure();
         loop.run(n, dynamicsRange);
         // 3. constraints
         joints.assemble(s, pr, dyn, vel, h);
@@ -396,6 +396,10 @@ public final class PhysicsEngine implements AutoCloseable {
             RigidOps.worldInertia(s.quat, 4 * i, m.inertia[3 * i], m.inertia[3 * i + 1], m.inertia[3 * i + 2], iw, 0);
             int a0 = 36 * q;
             int c = pr.coord(q);
+            // every entry of A (layoutStructure does not zero it): m I, 0; 0, I_world
+            for (int k = a0; k < a0 + 36; k++) {
+                pr.mass[k] = 0;
+            }
             for (int d = 0; d < 3; d++) {
                 pr.mass[a0 + 7 * d] = mass;
                 for (int e = 0; e < 3; e++) {

@@ -81,6 +81,15 @@ public final class BroadPhase {
     private int[] bounded = new int[0];
     private int[] unbounded = new int[0];
     private int invalid;
+    private final ParallelLoop loop;
+    /** per parallel chunk of colliders: the pairs with unbounded colliders it found */
+    private PairBuffer[] chunkPairs = new PairBuffer[0];
+    private final ParallelLoop.RangeBody unboundedRange = this::unboundedChunk;
+    // the current call's arguments, for unboundedChunk
+    private double[] minNow;
+    private double[] maxNow;
+    private int[] groupNow;
+    private int unboundedCount;
 
     /** Creates a broad phase with the {@link #DEFAULT_ALGORITHM}. */
     public BroadPhase() {
@@ -113,6 +122,7 @@ public final class BroadPhase {
 
     private BroadPhase(Algorithm algorithm, double cellFactor, ParallelLoop loop) {
         this.algorithm = algorithm;
+        this.loop = loop;
         this.sweep = algorithm == Algorithm.SWEEP_AND_PRUNE ? new SweepAndPrune() : null;
         this.grid = algorithm == Algorithm.UNIFORM_GRID ? new UniformGrid(cellFactor, loop) : null;
     }
@@ -189,21 +199,56 @@ public final class BroadPhase {
         } else {
             grid.find(aabbMin, aabbMax, group, bounded, nb, out);
         }
+        // unbounded colliders (planes) against every collider, in parallel chunks of colliders,
+        // each into its own buffer (the sort below puts the pairs in order)
+        int chunks = loop.chunks(n);
+        if (nu > 0 && loop.threads() > 1 && chunks > 1) {
+            if (chunkPairs.length < chunks) {
+                int old = chunkPairs.length;
+                chunkPairs = java.util.Arrays.copyOf(chunkPairs, Math.max(chunks, 2 * old));
+                for (int k = old; k < chunkPairs.length; k++) {
+                    chunkPairs[k] = new PairBuffer(64);
+                }
+            }
+            minNow = aabbMin;
+            maxNow = aabbMax;
+            groupNow = group;
+            unboundedCount = nu;
+            loop.run(n, unboundedRange);
+            minNow = null;
+            maxNow = null;
+            groupNow = null;
+            for (int k = 0; k < chunks; k++) {
+                out.addAll(chunkPairs[k]);
+            }
+        } else if (nu > 0) {
+            unboundedTests(aabbMin, aabbMax, group, nu, 0, n, out);
+        }
+        out.sort(n);
+        return out.size();
+    }
+
+    private void unboundedChunk(int lo, int hi, int chunk) {
+        PairBuffer buffer = chunkPairs[chunk];
+        buffer.clear();
+        unboundedTests(minNow, maxNow, groupNow, unboundedCount, lo, hi, buffer);
+    }
+
+    /** The unbounded colliders against colliders [lo, hi). */
+    private void unboundedTests(double[] min, double[] max, int[] group, int nu, int lo, int hi, PairBuffer out) {
         for (int a = 0; a < nu; a++) {
             int u = unbounded[a];
             boolean uStatic = group[u] == 0;
-            for (int k = 0; k < n; k++) {
+            for (int k = lo; k < hi; k++) {
                 byte kk = kind[k];
                 if (k == u || kk == INVALID || (kk == UNBOUNDED && k < u) || (uStatic && group[k] == 0)) {
                     continue;
                 }
-                if (overlap(aabbMin, aabbMax, u, k)) {
+                if (overlap(min, max, u, k)) {
                     out.add(Math.min(u, k), Math.max(u, k));
                 }
             }
         }
-        out.sort(n);
-        return out.size();
     }
 
     static boolean overlap(double[] min, double[] max, int i, int j) {

@@ -82,6 +82,8 @@ public final class ConstraintProblem {
     public double[] mu = new double[0];
     /** total rows */
     public int totalRows;
+    /** velocity coordinates of all subsystems (the used length of b and v), set by {@link #layoutStructure} */
+    private int coordinates;
     /** Jacobian rows of side A (totalRows x 6) */
     public double[] jA = new double[0];
     /** Jacobian rows of side B (totalRows x 6) */
@@ -143,6 +145,16 @@ public final class ConstraintProblem {
 
     /** Computes subsystem dimensions, offsets and body lists, sizes A, b and v, and zeroes A and b. */
     public void layout() {
+        layoutStructure();
+        Arrays.fill(mass, 0, 36 * bodies, 0);
+        Arrays.fill(b, 0, coordinates, 0);
+    }
+
+    /**
+     * {@link #layout} without zeroing A and b, for a caller that writes all 36 entries of every
+     * body's A and every entry of b itself (in parallel, say).
+     */
+    public void layoutStructure() {
         int n = 0;
         for (int i = 0; i < bodies; i++) {
             n = Math.max(n, subsystemOf[i] + 1);
@@ -174,8 +186,7 @@ public final class ConstraintProblem {
         mass = grow(mass, 36 * bodies);
         b = grow(b, vTotal);
         v = grow(v, vTotal);
-        Arrays.fill(mass, 0, 36 * bodies, 0);
-        Arrays.fill(b, 0, vTotal, 0);
+        coordinates = vTotal;
     }
 
     /** @return index of body i's first coordinate in {@link #b} / {@link #v} */
