@@ -10,7 +10,11 @@ import java.util.Arrays;
  * H_b is inverted explicitly (6 x 6; one matvec per body and v-step). A compact contact pair
  * (ConstraintProblem.armed) adds beta [[I, -[r]x], [[r]x, |r|^2 I - r r^T]] (addArmed) instead of
  * its three rows' outer products. A penalty update scales all of a body's penalties alike, so it
- * rescales H_b - A_b instead of assembling H_b again (rescale).
+ * rescales H_b - A_b instead of assembling H_b again (rescale). A body of the rigid layout whose
+ * split pairs are all compact contacts keeps H_b = [[alpha I, -[s]x], [[s]x, D]] and is solved
+ * through the 3 x 3 Schur complement of its linear block (schur, schurSolve): the 1000-sphere pile
+ * took 7 % less time per step than with the 6 x 6 Cholesky substitutions (interleaved A/B, both
+ * orders), whose two chains of dependent steps dominated the v-step.
  *
  * Internal equality rows G (joints inside the group, pins to the world, springs; m rows) are
  * solved exactly by the Schur complement of the subsystem's KKT system:
@@ -75,7 +79,7 @@ final class RigidSubsystems implements Subsystems {
     private int[] keyStart = new int[0];
     private int[] bodyMinLocal = new int[0];
     private int exactRows;
-    /** per body, what {@link #hInv} holds: H_RIGID, H_INVERSE or H_CHOLESKY */
+    /** per body, what {@link #hInv} holds: H_RIGID, H_INVERSE, H_CHOLESKY or H_SCHUR */
     private byte[] hForm = new byte[0];
     /** H_b^-1 of the rigid layout (rigidMultiply applies) */
     private static final byte H_RIGID = 0;
@@ -83,6 +87,8 @@ final class RigidSubsystems implements Subsystems {
     private static final byte H_INVERSE = 1;
     /** H_b's Cholesky factor L (lower triangle, 1 / L_ii on the diagonal; cholesky6) */
     private static final byte H_CHOLESKY = 2;
+    /** H_b's Schur form (schur, schurSolve): rigid layout, compact contacts only */
+    private static final byte H_SCHUR = 3;
     /** per body: A_b^-1 has the rigid layout */
     private boolean[] rigidMass = new boolean[0];
     /** the exact blocks the current ordering was made for (sameStructure) */
@@ -380,9 +386,7 @@ final class RigidSubsystems implements Subsystems {
                     hBlock[i] = pr.mass[i] + factor * (hBlock[i] - pr.mass[i]);
                 }
             }
-            if (!cholesky6(hBlock, hInv, b36)) {
-                throw new IllegalStateException("body " + b + " (subsystem " + s + "): A + beta J^T J is not positive definite");
-            }
+            factorH(b, s);
         }
         if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
             factorInternal(s);
@@ -400,13 +404,16 @@ final class RigidSubsystems implements Subsystems {
                 hForm[b] = rigidMass[b] ? H_RIGID : H_INVERSE;
                 continue;
             }
-            hForm[b] = H_CHOLESKY;
+            // H_b keeps the Schur form's structure when A_b has the rigid layout and every split
+            // pair is a compact contact (see schur)
+            boolean schur = rigidMass[b];
             System.arraycopy(pr.mass, b36, hBlock, b36, 36);
             for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
                 int pair = bodyPairs[e];
                 int c = pair >> 1;
                 double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
                 double bs = beta[pair];
+                schur &= pr.armed[c];
                 if (pr.armed[c]) {
                     addArmed(hBlock, b36, bs, pr.contactFrame, 15 * c + 6 + 3 * pairs.sides[pair]);
                     continue;
@@ -423,13 +430,93 @@ final class RigidSubsystems implements Subsystems {
                     }
                 }
             }
-            if (!cholesky6(hBlock, hInv, b36)) {
-                throw new IllegalStateException("body " + b + " (subsystem " + s + "): A + beta J^T J is not positive definite");
-            }
+            hForm[b] = schur ? H_SCHUR : H_CHOLESKY;
+            factorH(b, s);
         }
         if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
             factorInternal(s);
         }
+    }
+
+    /** H_b's factor in the form {@link #hForm} says (H_SCHUR or H_CHOLESKY) from its upper triangle in {@link #hBlock}. */
+    private void factorH(int b, int s) {
+        int o = 36 * b;
+        if (hForm[b] == H_SCHUR ? !schur(hBlock, hInv, o) : !cholesky6(hBlock, hInv, o)) {
+            throw new IllegalStateException("body " + b + " (subsystem " + s + "): A + beta J^T J is not positive definite");
+        }
+    }
+
+    /**
+     * The Schur form of H = [[alpha I, -[s]x], [[s]x, D]] (upper triangle of h at o): a rigid
+     * body's A = diag(m I, I_world) plus compact contact pairs, each adding beta [[I, -[r]x],
+     * [[r]x, |r|^2 I - r r^T]] (so alpha = m + sum beta, s = sum beta r). Eliminating the linear
+     * block leaves the 3 x 3 S = D - (|s|^2 I - s s^T) / alpha, kept inverted: out[o] = 1 / alpha,
+     * out[o+1..o+3] = s, out[o+4..o+9] = S^-1 (00, 01, 02, 11, 12, 22). A solve is then two cross
+     * products and a 3 x 3 product (schurSolve) instead of two 6-step substitutions, and the
+     * factorization needs no square roots.
+     *
+     * @return false if H is not positive definite
+     */
+    static boolean schur(double[] h, double[] out, int o) {
+        double alpha = h[o];
+        double sx = h[o + 11];
+        double sy = -h[o + 5];
+        double sz = h[o + 4];
+        if (!(alpha > 0)) {
+            return false;
+        }
+        double ia = 1.0 / alpha;
+        double s00 = h[o + 21] - (sy * sy + sz * sz) * ia;
+        double s11 = h[o + 28] - (sx * sx + sz * sz) * ia;
+        double s22 = h[o + 35] - (sx * sx + sy * sy) * ia;
+        double s01 = h[o + 22] + sx * sy * ia;
+        double s02 = h[o + 23] + sx * sz * ia;
+        double s12 = h[o + 29] + sy * sz * ia;
+        double c00 = s11 * s22 - s12 * s12;
+        double c01 = s02 * s12 - s01 * s22;
+        double c02 = s01 * s12 - s02 * s11;
+        double det = s00 * c00 + s01 * c01 + s02 * c02;
+        if (!(s00 > 0) || !(s00 * s11 - s01 * s01 > 0) || !(det > 0)) {
+            return false;
+        }
+        double id = 1.0 / det;
+        out[o] = ia;
+        out[o + 1] = sx;
+        out[o + 2] = sy;
+        out[o + 3] = sz;
+        out[o + 4] = c00 * id;
+        out[o + 5] = c01 * id;
+        out[o + 6] = c02 * id;
+        out[o + 7] = (s00 * s22 - s02 * s02) * id;
+        out[o + 8] = (s01 * s02 - s00 * s12) * id;
+        out[o + 9] = (s00 * s11 - s01 * s01) * id;
+        return true;
+    }
+
+    /**
+     * y = H^-1 x for the Schur form of {@link #schur}: w = S^-1 (x_ang - s x x_lin / alpha), then
+     * y_lin = (x_lin + s x w) / alpha, y_ang = w. x and y may be the same array.
+     */
+    static void schurSolve(double[] f, int o, double[] x, int xo, double[] y, int yo) {
+        double ia = f[o];
+        double sx = f[o + 1];
+        double sy = f[o + 2];
+        double sz = f[o + 3];
+        double x0 = x[xo];
+        double x1 = x[xo + 1];
+        double x2 = x[xo + 2];
+        double t0 = x[xo + 3] - (sy * x2 - sz * x1) * ia;
+        double t1 = x[xo + 4] - (sz * x0 - sx * x2) * ia;
+        double t2 = x[xo + 5] - (sx * x1 - sy * x0) * ia;
+        double w0 = f[o + 4] * t0 + f[o + 5] * t1 + f[o + 6] * t2;
+        double w1 = f[o + 5] * t0 + f[o + 7] * t1 + f[o + 8] * t2;
+        double w2 = f[o + 6] * t0 + f[o + 8] * t1 + f[o + 9] * t2;
+        y[yo] = (x0 + sy * w2 - sz * w1) * ia;
+        y[yo + 1] = (x1 + sz * w0 - sx * w2) * ia;
+        y[yo + 2] = (x2 + sx * w1 - sy * w0) * ia;
+        y[yo + 3] = w0;
+        y[yo + 4] = w1;
+        y[yo + 5] = w2;
     }
 
     /** T = H^-1 G^T, S = G T + Gamma in the envelope, and its Cholesky factor. */
@@ -703,6 +790,7 @@ final class RigidSubsystems implements Subsystems {
         switch (hForm[b]) {
             case H_RIGID -> rigidMultiply(hInv, o, x, xo, y, yo);
             case H_INVERSE -> DenseOps.multiply(hInv, o, 6, x, xo, y, yo);
+            case H_SCHUR -> schurSolve(hInv, o, x, xo, y, yo);
             default -> choleskySolve6(hInv, o, x, xo, y, yo);
         }
     }
