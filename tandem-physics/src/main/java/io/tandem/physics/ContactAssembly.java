@@ -55,6 +55,8 @@ final class ContactAssembly {
     private final ParallelLoop loop;
     /** one narrow phase and manifold per parallel chunk */
     private NarrowPhase[] narrow = new NarrowPhase[0];
+    /** the Jacobian rows of contact blocks are left unwritten (ConstraintProblem.armedRows false) */
+    private final boolean compactOnly;
     private ContactManifold[] chunkManifold = new ContactManifold[0];
     /** per broad-phase pair: its points (0: none or skipped), normal, points, depths, features */
     private int[] pairCount = new int[0];
@@ -96,8 +98,17 @@ final class ContactAssembly {
     private final long[] joined;
 
     ContactAssembly(PhysicsModel m, ParallelLoop loop) {
+        this(m, loop, false);
+    }
+
+    /**
+     * @param compactOnly the solver reads contact blocks only in their compact form
+     *                    (ConstraintProblem.armed: SubADMM): the Jacobian rows are not written
+     */
+    ContactAssembly(PhysicsModel m, ParallelLoop loop, boolean compactOnly) {
         this.m = m;
         this.loop = loop;
+        this.compactOnly = compactOnly;
         this.broad = new BroadPhase(loop);
         long[] keys = new long[m.joints];
         int nk = 0;
@@ -233,6 +244,9 @@ final class ContactAssembly {
         velNow = vel;
         timeStepNow = h;
         firstBlock = pr.addBlocks(ConstraintProblem.CONTACT, blocks, 3);
+        if (compactOnly) {
+            pr.armedRows = false;
+        }
         java.util.Arrays.fill(chunkDepth, 0, loop.chunks(np), 0);
         loop.run(np, rowsRange);
         for (int k = 0; k < loop.chunks(np); k++) {
@@ -299,15 +313,23 @@ final class ContactAssembly {
                     // kinematic side's own motion (J_side vel_side) goes into the bias
                     double bias = 0;
                     if (da >= 0) {
-                        fill(pr.jA, row, nrm, 3 * r, pr.contactFrame[f + 9], pr.contactFrame[f + 10], pr.contactFrame[f + 11], -1);
+                        if (!compactOnly) {
+                            fill(pr.jA, row, nrm, 3 * r, pr.contactFrame[f + 9], pr.contactFrame[f + 10], pr.contactFrame[f + 11], -1);
+                        }
                     } else {
-                        clear(pr.jA, row);
+                        if (!compactOnly) {
+                            clear(pr.jA, row);
+                        }
                         bias += moving(nrm, 3 * r, pr.contactFrame, f + 9, ba, vel, -1);
                     }
                     if (db >= 0) {
-                        fill(pr.jB, row, nrm, 3 * r, pr.contactFrame[f + 12], pr.contactFrame[f + 13], pr.contactFrame[f + 14], 1);
+                        if (!compactOnly) {
+                            fill(pr.jB, row, nrm, 3 * r, pr.contactFrame[f + 12], pr.contactFrame[f + 13], pr.contactFrame[f + 14], 1);
+                        }
                     } else {
-                        clear(pr.jB, row);
+                        if (!compactOnly) {
+                            clear(pr.jB, row);
+                        }
                         bias += moving(nrm, 3 * r, pr.contactFrame, f + 12, bb, vel, 1);
                     }
                     pr.e[row] = bias;

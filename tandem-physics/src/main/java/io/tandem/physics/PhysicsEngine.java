@@ -151,7 +151,8 @@ public final class PhysicsEngine implements AutoCloseable {
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
         };
         this.joints = new JointAssembly(model, loop);
-        this.contacts = new ContactAssembly(model, loop);
+        // SubADMM reads contact blocks only in their compact form: their rows are not written
+        this.contacts = new ContactAssembly(model, loop, st.kind() == SolverKind.SUB_ADMM);
         this.dyn = new int[model.bodies];
         // the solver's body order is the canonical one: by global id
         int n = 0;

@@ -19,29 +19,10 @@ class ContactAssemblyTest {
      */
     @Test
     void assemble_randomShapes_compactFormMatchesRows() {
-        PhysicsModel.Builder b = PhysicsModel.builder();
-        b.body("ground").makeStatic().plane().add();
-        b.body("block").makeStatic().box(0.3, 0.3, 0.1).position(0.4, 0.4, 0.1).add();
-        Random rnd = new Random(5);
-        for (int i = 0; i < 60; i++) {
-            PhysicsModel.BodyBuilder body = b.body("b" + i)
-                    .position(rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 0.05 + 0.4 * rnd.nextDouble())
-                    .orientation(1, rnd.nextGaussian() * 0.3, rnd.nextGaussian() * 0.3, rnd.nextGaussian() * 0.3);
-            switch (i % 4) {
-                case 0 -> body.sphere(0.1);
-                case 1 -> body.box(0.1, 0.07, 0.05);
-                case 2 -> body.capsule(0.05, 0.08);
-                default -> body.cylinder(0.06, 0.05);
-            }
-            body.density(1000).add();
-        }
-        PhysicsModel m = b.build();
+        PhysicsModel m = scene();
         PhysicsState s = m.newState();
-        int[] dyn = new int[m.bodies];
-        int n = 0;
-        for (int i = 0; i < m.bodies; i++) {
-            dyn[i] = m.bodyType[i] == BodyType.DYNAMIC ? n++ : -1;
-        }
+        int[] dyn = dynamic(m);
+        int n = count(dyn);
         ConstraintProblem pr = new ConstraintProblem();
         pr.resetBodies(n);
         pr.layout();
@@ -72,6 +53,77 @@ class ContactAssemblyTest {
         }
         assertThat(two).as("blocks between two dynamic bodies").isGreaterThan(10);
         assertThat(one).as("blocks against static bodies").isGreaterThan(10);
+    }
+
+    /** 60 random overlapping spheres, boxes, capsules and cylinders on a plane, beside a static box. */
+    private static PhysicsModel scene() {
+        PhysicsModel.Builder b = PhysicsModel.builder();
+        b.body("ground").makeStatic().plane().add();
+        b.body("block").makeStatic().box(0.3, 0.3, 0.1).position(0.4, 0.4, 0.1).add();
+        Random rnd = new Random(5);
+        for (int i = 0; i < 60; i++) {
+            PhysicsModel.BodyBuilder body = b.body("b" + i)
+                    .position(rnd.nextDouble() - 0.5, rnd.nextDouble() - 0.5, 0.05 + 0.4 * rnd.nextDouble())
+                    .orientation(1, rnd.nextGaussian() * 0.3, rnd.nextGaussian() * 0.3, rnd.nextGaussian() * 0.3);
+            switch (i % 4) {
+                case 0 -> body.sphere(0.1);
+                case 1 -> body.box(0.1, 0.07, 0.05);
+                case 2 -> body.capsule(0.05, 0.08);
+                default -> body.cylinder(0.06, 0.05);
+            }
+            body.density(1000).add();
+        }
+        return b.build();
+    }
+
+    private static int[] dynamic(PhysicsModel m) {
+        int[] dyn = new int[m.bodies];
+        int n = 0;
+        for (int i = 0; i < m.bodies; i++) {
+            dyn[i] = m.bodyType[i] == BodyType.DYNAMIC ? n++ : -1;
+        }
+        return dyn;
+    }
+
+    private static int count(int[] dyn) {
+        int n = 0;
+        for (int d : dyn) {
+            n += d >= 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /**
+     * For SubADMM the rows are not written (compact form only), and the problem says so; a row's
+     * constraint velocity J v + e then comes from the compact form and equals the rows' value.
+     */
+    @Test
+    void assemble_compactOnly_rowVelocityMatchesRows() {
+        PhysicsModel m = scene();
+        PhysicsState s = m.newState();
+        int[] dyn = dynamic(m);
+        int n = count(dyn);
+        ConstraintProblem rows = new ConstraintProblem();
+        ConstraintProblem compact = new ConstraintProblem();
+        for (ConstraintProblem pr : new ConstraintProblem[]{rows, compact}) {
+            pr.resetBodies(n);
+            pr.layout();
+        }
+        new ContactAssembly(m, ParallelLoop.serial()).assemble(s, rows, dyn, new double[6 * m.bodies], m.timeStep());
+        new ContactAssembly(m, ParallelLoop.serial(), true).assemble(s, compact, dyn, new double[6 * m.bodies], m.timeStep());
+        assertThat(rows.armedRows).isTrue();
+        assertThat(compact.armedRows).isFalse();
+        assertThat(compact.constraints).isEqualTo(rows.constraints).isGreaterThan(20);
+        Random rnd = new Random(11);
+        for (int i = 0; i < 6 * n; i++) {
+            double v = rnd.nextGaussian();
+            rows.v[i] = v;
+            compact.v[i] = v;
+        }
+        for (int r = 0; r < rows.totalRows; r++) {
+            assertThat(compact.e[r]).as("bias of row %d", r).isEqualTo(rows.e[r]);
+            assertThat(compact.rowVelocity(r)).as("J v + e of row %d", r).isCloseTo(rows.rowVelocity(r), within(1e-12));
+        }
     }
 
     private static void checkSide(ConstraintProblem pr, int c, int r, double[] jac, double sign, int arm,

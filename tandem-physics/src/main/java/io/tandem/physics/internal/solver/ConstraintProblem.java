@@ -107,6 +107,13 @@ public final class ConstraintProblem {
      */
     public boolean[] armed = new boolean[0];
     /**
+     * whether the rows (jA, jB) of {@link #armed} blocks are filled; false when the writer was told
+     * that the solver reads only the compact form (ContactAssembly for SubADMM), and then those
+     * rows hold stale values: readers of rows must use the compact form or refuse.
+     * {@link #resetBodies} sets it to true.
+     */
+    public boolean armedRows = true;
+    /**
      * {@link #armed} blocks' frames and lever arms at [15c]: the normal at [0, 3), the tangents at
      * [3, 6) and [6, 9) (side B's row directions), r_A at [9, 12), r_B at [12, 15) (m, world frame)
      */
@@ -128,6 +135,7 @@ public final class ConstraintProblem {
         }
         constraints = 0;
         totalRows = 0;
+        armedRows = true;
     }
 
     /**
@@ -290,6 +298,18 @@ public final class ConstraintProblem {
     public double rowVelocity(int row) {
         int c = blockOfRow(row);
         double y = e[row];
+        if (armed[c] && !armedRows) {
+            // the compact form (the rows are not filled): +-d_i . (v + w x r) per side
+            int f = 15 * c;
+            int d = f + 3 * (row - rowStart[c]);
+            if (bodyA[c] >= 0) {
+                y -= armedVelocity(d, f + 9, coord(bodyA[c]));
+            }
+            if (bodyB[c] >= 0) {
+                y += armedVelocity(d, f + 12, coord(bodyB[c]));
+            }
+            return y;
+        }
         if (bodyA[c] >= 0) {
             y += dot6(jA, 6 * row, v, coord(bodyA[c]));
         }
@@ -297,6 +317,18 @@ public final class ConstraintProblem {
             y += dot6(jB, 6 * row, v, coord(bodyB[c]));
         }
         return y;
+    }
+
+    /** d . (v + w x r) for the direction at contactFrame[d..] and the lever arm at contactFrame[a..], velocity at v[o..]. */
+    private double armedVelocity(int d, int a, int o) {
+        double[] cf = contactFrame;
+        double wx = v[o + 3];
+        double wy = v[o + 4];
+        double wz = v[o + 5];
+        double ux = v[o] + wy * cf[a + 2] - wz * cf[a + 1];
+        double uy = v[o + 1] + wz * cf[a] - wx * cf[a + 2];
+        double uz = v[o + 2] + wx * cf[a + 1] - wy * cf[a];
+        return cf[d] * ux + cf[d + 1] * uy + cf[d + 2] * uz;
     }
 
     private int blockOfRow(int row) {

@@ -25,6 +25,10 @@ final class Delassus {
     private final double[] scratch = new double[36 + 6];
 
     void build(ConstraintProblem pr) {
+        if (!pr.armedRows) {
+            throw new IllegalStateException("the Delassus blocks need the contact rows, but the problem holds only"
+                    + " their compact form (ConstraintProblem.armedRows is false)");
+        }
         pairs.build(pr);
         aInv = ConstraintProblem.grow(aInv, 36 * pr.bodies);
         for (int b = 0; b < pr.bodies; b++) {

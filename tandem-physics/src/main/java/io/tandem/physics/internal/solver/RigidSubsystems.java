@@ -355,8 +355,9 @@ final class RigidSubsystems implements Subsystems {
                 // beta = kappa x the pair's effective mass: rows / tr(J A^-1 J^T), shared by the
                 // body's n split pairs (mass splitting)
                 double trace = 0;
-                if (layout == 1 && pr.armed[c]) {
-                    trace = armedTrace(aInv, b36, pr.contactFrame, 15 * c + 6 + 3 * pairs.sides[pair]);
+                if (pr.armed[c]) {
+                    int a = 15 * c + 6 + 3 * pairs.sides[pair];
+                    trace = layout == 1 ? armedTrace(aInv, b36, pr.contactFrame, a) : armedTraceGeneral(aInv, b36, pr.contactFrame, a, chunk);
                 } else {
                     for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
                         trace += layout == 1 ? rigidQuadratic(aInv, b36, jac, 6 * r) : quadratic(aInv, b36, jac, 6 * r);
@@ -904,6 +905,22 @@ final class RigidSubsystems implements Subsystems {
                 + ry * (a[o + 27] * rx + a[o + 28] * ry + a[o + 29] * rz)
                 + rz * (a[o + 33] * rx + a[o + 34] * ry + a[o + 35] * rz);
         return 3 * a[o] + r2 * (a[o + 21] + a[o + 28] + a[o + 35]) - quad;
+    }
+
+    /** {@link #armedTrace} for a general A^-1 (6 x 6 at a[o..]): tr(A^-1 K), K from {@link #addArmed} with beta 1. */
+    private double armedTraceGeneral(double[] a, int o, double[] arm, int ao, int chunk) {
+        int t = 42 * chunk;
+        java.util.Arrays.fill(scratch, t, t + 36, 0);
+        addArmed(scratch, t, 1, arm, ao);
+        double trace = 0;
+        for (int i = 0; i < 6; i++) {
+            for (int j = 0; j < 6; j++) {
+                // K's upper triangle only: K_ji = K_ij
+                double k = j >= i ? scratch[t + 6 * i + j] : scratch[t + 6 * j + i];
+                trace += a[o + 6 * i + j] * k;
+            }
+        }
+        return trace;
     }
 
     /** j A j^T for the 6 x 6 block at {@code a[ao..]} and the row at {@code j[jo..jo+6)}. */

@@ -535,21 +535,21 @@ public final class SubAdmm implements ConstraintSolver {
         double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
         double bs = beta[pair];
         if (pr.armed[c]) {
-            // compact form: F = sum_i l_i f_i, torque r x F
-            double fx = 0;
-            double fy = 0;
-            double fz = 0;
-            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + 3; r++) {
-                double f = bs * z[2 * r + k] + pr.p[r];
-                int j = 6 * r;
-                fx += jac[j] * f;
-                fy += jac[j + 1] * f;
-                fz += jac[j + 2] * f;
-            }
+            // compact form: F = +-sum_i d_i f_i, torque r x F
+            double[] cf = pr.contactFrame;
+            double sg = pairs.sides[pair] == 1 ? -1 : 1;
+            int r0 = pr.rowStart[c];
+            double fn = bs * z[2 * r0 + k] + pr.p[r0];
+            double ft = bs * z[2 * r0 + 2 + k] + pr.p[r0 + 1];
+            double fs = bs * z[2 * r0 + 4 + k] + pr.p[r0 + 2];
+            int d = 15 * c;
+            double fx = sg * (cf[d] * fn + cf[d + 3] * ft + cf[d + 6] * fs);
+            double fy = sg * (cf[d + 1] * fn + cf[d + 4] * ft + cf[d + 7] * fs);
+            double fz = sg * (cf[d + 2] * fn + cf[d + 5] * ft + cf[d + 8] * fs);
             int a = 15 * c + 6 + 3 * pairs.sides[pair];
-            double rx = pr.contactFrame[a];
-            double ry = pr.contactFrame[a + 1];
-            double rz = pr.contactFrame[a + 2];
+            double rx = cf[a];
+            double ry = cf[a + 1];
+            double rz = cf[a + 2];
             int o = 6 * pair;
             force[o] = fx;
             force[o + 1] = fy;
