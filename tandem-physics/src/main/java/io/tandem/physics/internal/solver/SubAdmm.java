@@ -116,7 +116,7 @@ import java.util.Arrays;
  *
  * Compact contacts: a contact block from ContactAssembly (ConstraintProblem.armed) has rows
  * (d_i, r x d_i) over an orthonormal frame d_i per side, so J_ck v = +-d_i . (v + w x r) and
- * J_ck^T f = (F, r x F) with F = +-sum d_i f_i. armedBlock does the block's whole z-step from the
+ * J_ck^T f = (F, r x F) with F = +-sum d_i f_i. zRange does the block's whole z-step from the
  * frame and the two lever arms (15 numbers instead of 36 Jacobian entries), in registers (no x,
  * yHat or pNew arrays), with the contact law of BlockLaw inlined; RigidSubsystems forms its
  * J^T J in closed form. Same arithmetic up to rounding (SubAdmmTest compares both forms). The
@@ -518,7 +518,7 @@ public final class SubAdmm implements ConstraintSolver {
     }
 
     /**
-     * The reciprocals armedBlock multiplies by instead of dividing (they change only with the
+     * The reciprocals zRange multiplies by instead of dividing (they change only with the
      * penalties): 1 / beta_ck and 1 / w_c of block c.
      */
     private void inverses(int c) {
@@ -603,191 +603,218 @@ public final class SubAdmm implements ConstraintSolver {
         }
     }
 
-    /**
-     * (13), (14) for one armed contact block (ConstraintProblem.armed), in registers: J v from the
-     * frame and the lever arms (J_i v = +-d_i . (v + w x r)), the contact law of
-     * {@link BlockLaw#solveIsotropic}, the z and p updates and the pairs' forces (F = +-sum d_i
-     * f_i, torque r x F); with {@code tracked}, the residuals as {@link #zStepTracked} records
-     * them. The same arithmetic as the row form up to rounding.
-     */
-    private void armedBlock(ConstraintProblem pr, int c, boolean two, boolean tracked) {
-        double[] v = pr.v;
-        double[] cf = pr.contactFrame;
-        double[] p = pr.p;
-        int f = 15 * c;
-        double nx = cf[f];
-        double ny = cf[f + 1];
-        double nz = cf[f + 2];
-        double tx = cf[f + 3];
-        double ty = cf[f + 4];
-        double tz = cf[f + 5];
-        double sx = cf[f + 6];
-        double sy = cf[f + 7];
-        double sz = cf[f + 8];
-        int r0 = pr.rowStart[c];
-        int zr = 2 * r0;
-        // pair 0: always present
-        int side0 = pairs.sides[2 * c];
-        double sg0 = side0 == 1 ? -1 : 1;
-        int a0 = f + 6 + 3 * side0;
-        double rx0 = cf[a0];
-        double ry0 = cf[a0 + 1];
-        double rz0 = cf[a0 + 2];
-        int o0 = pairs.coord[2 * c + side0 - 1];
-        double wx = v[o0 + 3];
-        double wy = v[o0 + 4];
-        double wz = v[o0 + 5];
-        double ux = v[o0] + wy * rz0 - wz * ry0;
-        double uy = v[o0 + 1] + wz * rx0 - wx * rz0;
-        double uz = v[o0 + 2] + wx * ry0 - wy * rx0;
-        double b0 = beta[2 * c];
-        double ib0 = invBeta[2 * c];
-        double zn0 = z[zr];
-        double zt0 = z[zr + 2];
-        double zs0 = z[zr + 4];
-        double xn0 = RELAX * (sg0 * (nx * ux + ny * uy + nz * uz)) + (1 - RELAX) * zn0;
-        double xt0 = RELAX * (sg0 * (tx * ux + ty * uy + tz * uz)) + (1 - RELAX) * zt0;
-        double xs0 = RELAX * (sg0 * (sx * ux + sy * uy + sz * uz)) + (1 - RELAX) * zs0;
-        // pair 1: the other side when both are dynamic
-        double sg1 = 0;
-        double rx1 = 0;
-        double ry1 = 0;
-        double rz1 = 0;
-        double b1 = 0;
-        double ib1 = 0;
-        double zn1 = 0;
-        double zt1 = 0;
-        double zs1 = 0;
-        double xn1 = 0;
-        double xt1 = 0;
-        double xs1 = 0;
-        if (two) {
-            int side1 = pairs.sides[2 * c + 1];
-            sg1 = side1 == 1 ? -1 : 1;
-            int a1 = f + 6 + 3 * side1;
-            rx1 = cf[a1];
-            ry1 = cf[a1 + 1];
-            rz1 = cf[a1 + 2];
-            int o1 = pairs.coord[2 * c + side1 - 1];
-            wx = v[o1 + 3];
-            wy = v[o1 + 4];
-            wz = v[o1 + 5];
-            ux = v[o1] + wy * rz1 - wz * ry1;
-            uy = v[o1 + 1] + wz * rx1 - wx * rz1;
-            uz = v[o1 + 2] + wx * ry1 - wy * rx1;
-            b1 = beta[2 * c + 1];
-            ib1 = invBeta[2 * c + 1];
-            zn1 = z[zr + 1];
-            zt1 = z[zr + 3];
-            zs1 = z[zr + 5];
-            xn1 = RELAX * (sg1 * (nx * ux + ny * uy + nz * uz)) + (1 - RELAX) * zn1;
-            xt1 = RELAX * (sg1 * (tx * ux + ty * uy + tz * uz)) + (1 - RELAX) * zt1;
-            xs1 = RELAX * (sg1 * (sx * ux + sy * uy + sz * uz)) + (1 - RELAX) * zs1;
-        }
-        double w = ib0 + ib1;
-        double pn = p[r0];
-        double pt = p[r0 + 1];
-        double ps = p[r0 + 2];
-        double yn = pr.e[r0] - w * pn + xn0 + xn1;
-        double yt = pr.e[r0 + 1] - w * pt + xt0 + xt1;
-        double ys = pr.e[r0 + 2] - w * ps + xs0 + xs1;
-        // the contact law (BlockLaw.solveIsotropic, CONTACT)
-        double iw = invW[c];
-        double qn = Math.max(0, -yn * iw);
-        double qt = -yt * iw;
-        double qs = -ys * iw;
-        double norm = Math.sqrt(qt * qt + qs * qs);
-        double limit = pr.mu[c] * qn;
-        if (norm > limit) {
-            double scale = norm > 0 ? limit / norm : 0;
-            qt *= scale;
-            qs *= scale;
-        }
-        double dn = qn - pn;
-        double dt = qt - pt;
-        double ds = qs - ps;
-        double zn0n = xn0 + dn * ib0;
-        double zt0n = xt0 + dt * ib0;
-        double zs0n = xs0 + ds * ib0;
-        z[zr] = zn0n;
-        z[zr + 2] = zt0n;
-        z[zr + 4] = zs0n;
-        p[r0] = qn;
-        p[r0 + 1] = qt;
-        p[r0 + 2] = qs;
-        // pair 0's force: F = sg sum d_i (beta z_i + p_i), torque r x F
-        double fn = b0 * zn0n + qn;
-        double ft = b0 * zt0n + qt;
-        double fs = b0 * zs0n + qs;
-        double fx = sg0 * (nx * fn + tx * ft + sx * fs);
-        double fy = sg0 * (ny * fn + ty * ft + sy * fs);
-        double fz = sg0 * (nz * fn + tz * ft + sz * fs);
-        int g = 12 * c;
-        force[g] = fx;
-        force[g + 1] = fy;
-        force[g + 2] = fz;
-        force[g + 3] = ry0 * fz - rz0 * fy;
-        force[g + 4] = rz0 * fx - rx0 * fz;
-        force[g + 5] = rx0 * fy - ry0 * fx;
-        double zn1n = 0;
-        double zt1n = 0;
-        double zs1n = 0;
-        if (two) {
-            zn1n = xn1 + dn * ib1;
-            zt1n = xt1 + dt * ib1;
-            zs1n = xs1 + ds * ib1;
-            z[zr + 1] = zn1n;
-            z[zr + 3] = zt1n;
-            z[zr + 5] = zs1n;
-            fn = b1 * zn1n + qn;
-            ft = b1 * zt1n + qt;
-            fs = b1 * zs1n + qs;
-            fx = sg1 * (nx * fn + tx * ft + sx * fs);
-            fy = sg1 * (ny * fn + ty * ft + sy * fs);
-            fz = sg1 * (nz * fn + tz * ft + sz * fs);
-            force[g + 6] = fx;
-            force[g + 7] = fy;
-            force[g + 8] = fz;
-            force[g + 9] = ry1 * fz - rz1 * fy;
-            force[g + 10] = rz1 * fx - rx1 * fz;
-            force[g + 11] = rx1 * fy - ry1 * fx;
-        }
-        if (tracked) {
-            double dp = Math.max(Math.abs(dn), Math.max(Math.abs(dt), Math.abs(ds)));
-            double pMax = Math.max(Math.abs(qn), Math.max(Math.abs(qt), Math.abs(qs)));
-            int q = 8 * c;
-            pairStat[q] = dp / (adaptive ? beta0[2 * c] : b0);
-            pairStat[q + 1] = Math.max(Math.abs(zn0n - zn0), Math.max(Math.abs(zt0n - zt0), Math.abs(zs0n - zs0)));
-            pairStat[q + 2] = Math.max(Math.max(Math.max(Math.abs(xn0), Math.abs(zn0n)), Math.max(Math.abs(xt0), Math.abs(zt0n))),
-                    Math.max(Math.abs(xs0), Math.abs(zs0n)));
-            pairStat[q + 3] = pMax;
-            if (two) {
-                pairStat[q + 4] = dp / (adaptive ? beta0[2 * c + 1] : b1);
-                pairStat[q + 5] = Math.max(Math.abs(zn1n - zn1), Math.max(Math.abs(zt1n - zt1), Math.abs(zs1n - zs1)));
-                pairStat[q + 6] = Math.max(Math.max(Math.max(Math.abs(xn1), Math.abs(zn1n)), Math.max(Math.abs(xt1), Math.abs(zt1n))),
-                        Math.max(Math.abs(xs1), Math.abs(zs1n)));
-                pairStat[q + 7] = pMax;
-            }
-        }
-    }
 
     /** (13), (14) for the split constraints in [lo, hi); records their residuals per pair. */
     private void zStepTracked(int lo, int hi, int chunk) {
+        zRange(lo, hi, chunk, true);
+    }
+
+    /** (13), (14) for the split constraints in [lo, hi). */
+    private void zStepPlain(int lo, int hi, int chunk) {
+        zRange(lo, hi, chunk, false);
+    }
+
+    /**
+     * (13), (14) for the split constraints in [lo, hi): an armed contact block (ConstraintProblem.armed), in registers: J v from the
+     * frame and the lever arms (J_i v = +-d_i . (v + w x r)), the contact law of
+     * {@link BlockLaw#solveIsotropic}, the z and p updates and the pairs' forces (F = +-sum d_i
+     * f_i, torque r x F); with {@code tracked}, the residuals as {@link #zStepTracked} records
+     * them; other blocks in the row form (generalTracked, generalPlain). The armed step is inlined
+     * in the loop with the arrays it reads held in locals: as a method of its own (1900 bytes of
+     * bytecode, too large to inline) each call reloaded them. The same arithmetic as the row form
+     * up to rounding.
+     */
+    private void zRange(int lo, int hi, int chunk, boolean tracked) {
         ConstraintProblem pr = current;
         boolean skip = stopping;
+        double[] v = pr.v;
+        double[] cf = pr.contactFrame;
+        double[] p = pr.p;
+        double[] e = pr.e;
+        double[] mu = pr.mu;
+        int[] rowStart = pr.rowStart;
+        boolean[] armed = pr.armed;
+        int[] sides = pairs.sides;
+        int[] coord = pairs.coord;
+        int[] count = pairs.count;
+        double[] z = this.z;
+        double[] force = this.force;
+        double[] beta = this.beta;
+        double[] invBeta = this.invBeta;
+        double[] invW = this.invW;
+        double[] pairStat = this.pairStat;
         int base = chunk * ParallelLoop.CHUNK;
         int runs = 0;
         for (int c = lo; c < hi; c++) {
-            int np = pairs.count[c];
+            int np = count[c];
             if (exact[c] || np == 0 || skip && !active[islands.ofBlock[c]]) {
                 continue;
             }
-            if (pr.armed[c]) {
-                armedBlock(pr, c, np == 2, true);
+            if (!armed[c]) {
+                if (tracked) {
+                    generalTracked(pr, c, np);
+                } else {
+                    generalPlain(pr, c, np);
+                }
             } else {
-                generalTracked(pr, c, np);
+                boolean two = np == 2;
+                int f = 15 * c;
+                double nx = cf[f];
+                double ny = cf[f + 1];
+                double nz = cf[f + 2];
+                double tx = cf[f + 3];
+                double ty = cf[f + 4];
+                double tz = cf[f + 5];
+                double sx = cf[f + 6];
+                double sy = cf[f + 7];
+                double sz = cf[f + 8];
+                int r0 = rowStart[c];
+                int zr = 2 * r0;
+                // pair 0: always present
+                int side0 = sides[2 * c];
+                double sg0 = side0 == 1 ? -1 : 1;
+                int a0 = f + 6 + 3 * side0;
+                double rx0 = cf[a0];
+                double ry0 = cf[a0 + 1];
+                double rz0 = cf[a0 + 2];
+                int o0 = coord[2 * c + side0 - 1];
+                double wx = v[o0 + 3];
+                double wy = v[o0 + 4];
+                double wz = v[o0 + 5];
+                double ux = v[o0] + wy * rz0 - wz * ry0;
+                double uy = v[o0 + 1] + wz * rx0 - wx * rz0;
+                double uz = v[o0 + 2] + wx * ry0 - wy * rx0;
+                double b0 = beta[2 * c];
+                double ib0 = invBeta[2 * c];
+                double zn0 = z[zr];
+                double zt0 = z[zr + 2];
+                double zs0 = z[zr + 4];
+                double xn0 = RELAX * (sg0 * (nx * ux + ny * uy + nz * uz)) + (1 - RELAX) * zn0;
+                double xt0 = RELAX * (sg0 * (tx * ux + ty * uy + tz * uz)) + (1 - RELAX) * zt0;
+                double xs0 = RELAX * (sg0 * (sx * ux + sy * uy + sz * uz)) + (1 - RELAX) * zs0;
+                // pair 1: the other side when both are dynamic
+                double sg1 = 0;
+                double rx1 = 0;
+                double ry1 = 0;
+                double rz1 = 0;
+                double b1 = 0;
+                double ib1 = 0;
+                double zn1 = 0;
+                double zt1 = 0;
+                double zs1 = 0;
+                double xn1 = 0;
+                double xt1 = 0;
+                double xs1 = 0;
+                if (two) {
+                    int side1 = sides[2 * c + 1];
+                    sg1 = side1 == 1 ? -1 : 1;
+                    int a1 = f + 6 + 3 * side1;
+                    rx1 = cf[a1];
+                    ry1 = cf[a1 + 1];
+                    rz1 = cf[a1 + 2];
+                    int o1 = coord[2 * c + side1 - 1];
+                    wx = v[o1 + 3];
+                    wy = v[o1 + 4];
+                    wz = v[o1 + 5];
+                    ux = v[o1] + wy * rz1 - wz * ry1;
+                    uy = v[o1 + 1] + wz * rx1 - wx * rz1;
+                    uz = v[o1 + 2] + wx * ry1 - wy * rx1;
+                    b1 = beta[2 * c + 1];
+                    ib1 = invBeta[2 * c + 1];
+                    zn1 = z[zr + 1];
+                    zt1 = z[zr + 3];
+                    zs1 = z[zr + 5];
+                    xn1 = RELAX * (sg1 * (nx * ux + ny * uy + nz * uz)) + (1 - RELAX) * zn1;
+                    xt1 = RELAX * (sg1 * (tx * ux + ty * uy + tz * uz)) + (1 - RELAX) * zt1;
+                    xs1 = RELAX * (sg1 * (sx * ux + sy * uy + sz * uz)) + (1 - RELAX) * zs1;
+                }
+                double w = ib0 + ib1;
+                double pn = p[r0];
+                double pt = p[r0 + 1];
+                double ps = p[r0 + 2];
+                double yn = e[r0] - w * pn + xn0 + xn1;
+                double yt = e[r0 + 1] - w * pt + xt0 + xt1;
+                double ys = e[r0 + 2] - w * ps + xs0 + xs1;
+                // the contact law (BlockLaw.solveIsotropic, CONTACT)
+                double iw = invW[c];
+                double qn = Math.max(0, -yn * iw);
+                double qt = -yt * iw;
+                double qs = -ys * iw;
+                double norm = Math.sqrt(qt * qt + qs * qs);
+                double limit = mu[c] * qn;
+                if (norm > limit) {
+                    double scale = norm > 0 ? limit / norm : 0;
+                    qt *= scale;
+                    qs *= scale;
+                }
+                double dn = qn - pn;
+                double dt = qt - pt;
+                double ds = qs - ps;
+                double zn0n = xn0 + dn * ib0;
+                double zt0n = xt0 + dt * ib0;
+                double zs0n = xs0 + ds * ib0;
+                z[zr] = zn0n;
+                z[zr + 2] = zt0n;
+                z[zr + 4] = zs0n;
+                p[r0] = qn;
+                p[r0 + 1] = qt;
+                p[r0 + 2] = qs;
+                // pair 0's force: F = sg sum d_i (beta z_i + p_i), torque r x F
+                double fn = b0 * zn0n + qn;
+                double ft = b0 * zt0n + qt;
+                double fs = b0 * zs0n + qs;
+                double fx = sg0 * (nx * fn + tx * ft + sx * fs);
+                double fy = sg0 * (ny * fn + ty * ft + sy * fs);
+                double fz = sg0 * (nz * fn + tz * ft + sz * fs);
+                int g = 12 * c;
+                force[g] = fx;
+                force[g + 1] = fy;
+                force[g + 2] = fz;
+                force[g + 3] = ry0 * fz - rz0 * fy;
+                force[g + 4] = rz0 * fx - rx0 * fz;
+                force[g + 5] = rx0 * fy - ry0 * fx;
+                double zn1n = 0;
+                double zt1n = 0;
+                double zs1n = 0;
+                if (two) {
+                    zn1n = xn1 + dn * ib1;
+                    zt1n = xt1 + dt * ib1;
+                    zs1n = xs1 + ds * ib1;
+                    z[zr + 1] = zn1n;
+                    z[zr + 3] = zt1n;
+                    z[zr + 5] = zs1n;
+                    fn = b1 * zn1n + qn;
+                    ft = b1 * zt1n + qt;
+                    fs = b1 * zs1n + qs;
+                    fx = sg1 * (nx * fn + tx * ft + sx * fs);
+                    fy = sg1 * (ny * fn + ty * ft + sy * fs);
+                    fz = sg1 * (nz * fn + tz * ft + sz * fs);
+                    force[g + 6] = fx;
+                    force[g + 7] = fy;
+                    force[g + 8] = fz;
+                    force[g + 9] = ry1 * fz - rz1 * fy;
+                    force[g + 10] = rz1 * fx - rx1 * fz;
+                    force[g + 11] = rx1 * fy - ry1 * fx;
+                }
+                if (tracked) {
+                    double dp = Math.max(Math.abs(dn), Math.max(Math.abs(dt), Math.abs(ds)));
+                    double pMax = Math.max(Math.abs(qn), Math.max(Math.abs(qt), Math.abs(qs)));
+                    int q = 8 * c;
+                    pairStat[q] = dp / (adaptive ? beta0[2 * c] : b0);
+                    pairStat[q + 1] = Math.max(Math.abs(zn0n - zn0), Math.max(Math.abs(zt0n - zt0), Math.abs(zs0n - zs0)));
+                    pairStat[q + 2] = Math.max(Math.max(Math.max(Math.abs(xn0), Math.abs(zn0n)), Math.max(Math.abs(xt0), Math.abs(zt0n))),
+                            Math.max(Math.abs(xs0), Math.abs(zs0n)));
+                    pairStat[q + 3] = pMax;
+                    if (two) {
+                        pairStat[q + 4] = dp / (adaptive ? beta0[2 * c + 1] : b1);
+                        pairStat[q + 5] = Math.max(Math.abs(zn1n - zn1), Math.max(Math.abs(zt1n - zt1), Math.abs(zs1n - zs1)));
+                        pairStat[q + 6] = Math.max(Math.max(Math.max(Math.abs(xn1), Math.abs(zn1n)), Math.max(Math.abs(xt1), Math.abs(zt1n))),
+                                Math.max(Math.abs(xs1), Math.abs(zs1n)));
+                        pairStat[q + 7] = pMax;
+                    }
+                }
             }
-            if (checkNow) {
+            if (tracked && checkNow) {
                 int q = 8 * c;
                 boolean two = np == 2;
                 int island = islands.ofBlock[c];
@@ -804,7 +831,7 @@ public final class SubAdmm implements ConstraintSolver {
                 }
             }
         }
-        if (checkNow) {
+        if (tracked && checkNow) {
             runCount[chunk] = runs;
         }
     }
@@ -888,20 +915,10 @@ public final class SubAdmm implements ConstraintSolver {
         }
     }
 
-    /** (13), (14) for the split constraints in [lo, hi). */
-    private void zStepPlain(int lo, int hi, int chunk) {
-        ConstraintProblem pr = current;
-        boolean skip = stopping;
+    /** The plain z-step of one block in the row form (see {@link #zStepPlain}). */
+    private void generalPlain(ConstraintProblem pr, int c, int np) {
         double[] v = pr.v;
-        for (int c = lo; c < hi; c++) {
-            int np = pairs.count[c];
-            if (exact[c] || np == 0 || skip && !active[islands.ofBlock[c]]) {
-                continue;
-            }
-            if (pr.armed[c]) {
-                armedBlock(pr, c, np == 2, false);
-                continue;
-            }
+        {
             int r0 = pr.rowStart[c];
             int m = pr.rows[c];
             // pair 0 always exists; pair 1 only for two dynamic sides
