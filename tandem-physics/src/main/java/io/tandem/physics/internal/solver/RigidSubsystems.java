@@ -586,35 +586,74 @@ final class RigidSubsystems implements Subsystems {
     }
 
     @Override
-    public void solve(int s, double[] force, int chunk) {
-        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
-            int b = pr.subsystemBodies[q];
-            int o = pr.coord(b);
-            double r0 = pr.b[o];
-            double r1 = pr.b[o + 1];
-            double r2 = pr.b[o + 2];
-            double r3 = pr.b[o + 3];
-            double r4 = pr.b[o + 4];
-            double r5 = pr.b[o + 5];
-            for (int e = bodyPairStart[b]; e < bodyPairStart[b + 1]; e++) {
-                int f = 6 * bodyPairs[e];
-                r0 += force[f];
-                r1 += force[f + 1];
-                r2 += force[f + 2];
-                r3 += force[f + 3];
-                r4 += force[f + 4];
-                r5 += force[f + 5];
+    public void solve(int lo, int hi, double[] force, int chunk, boolean[] activeIsland, int[] islandOfBody) {
+        // the arrays in locals: one call runs a chunk of subsystems
+        ConstraintProblem pr = this.pr;
+        int[] bodyStart = pr.subsystemBodyStart;
+        int[] bodies = pr.subsystemBodies;
+        int[] subsystemOf = pr.subsystemOf;
+        int[] vStart = pr.vStart;
+        int[] offset = pr.offsetInSubsystem;
+        double[] b = pr.b;
+        double[] v = pr.v;
+        double[] f = this.hInv;
+        byte[] form = hForm;
+        int[] pairStart = bodyPairStart;
+        int[] pairList = bodyPairs;
+        for (int s = lo; s < hi; s++) {
+            if (activeIsland != null && !activeIsland[islandOfBody[bodies[bodyStart[s]]]]) {
+                continue;
             }
-            rhs[o] = r0;
-            rhs[o + 1] = r1;
-            rhs[o + 2] = r2;
-            rhs[o + 3] = r3;
-            rhs[o + 4] = r4;
-            rhs[o + 5] = r5;
-            applyHInverse(b, rhs, o, pr.v, o);
-        }
-        if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
-            enforceInternal(s);
+            for (int q = bodyStart[s]; q < bodyStart[s + 1]; q++) {
+                int body = bodies[q];
+                int o = vStart[subsystemOf[body]] + offset[body];
+                double x0 = b[o];
+                double x1 = b[o + 1];
+                double x2 = b[o + 2];
+                double x3 = b[o + 3];
+                double x4 = b[o + 4];
+                double x5 = b[o + 5];
+                for (int e = pairStart[body]; e < pairStart[body + 1]; e++) {
+                    int g = 6 * pairList[e];
+                    x0 += force[g];
+                    x1 += force[g + 1];
+                    x2 += force[g + 2];
+                    x3 += force[g + 3];
+                    x4 += force[g + 4];
+                    x5 += force[g + 5];
+                }
+                if (form[body] == H_SCHUR) {
+                    // schurSolve, from the registers
+                    int h = 36 * body;
+                    double ia = f[h];
+                    double sx = f[h + 1];
+                    double sy = f[h + 2];
+                    double sz = f[h + 3];
+                    double t0 = x3 - (sy * x2 - sz * x1) * ia;
+                    double t1 = x4 - (sz * x0 - sx * x2) * ia;
+                    double t2 = x5 - (sx * x1 - sy * x0) * ia;
+                    double w0 = f[h + 4] * t0 + f[h + 5] * t1 + f[h + 6] * t2;
+                    double w1 = f[h + 5] * t0 + f[h + 7] * t1 + f[h + 8] * t2;
+                    double w2 = f[h + 6] * t0 + f[h + 8] * t1 + f[h + 9] * t2;
+                    v[o] = (x0 + sy * w2 - sz * w1) * ia;
+                    v[o + 1] = (x1 + sz * w0 - sx * w2) * ia;
+                    v[o + 2] = (x2 + sx * w1 - sy * w0) * ia;
+                    v[o + 3] = w0;
+                    v[o + 4] = w1;
+                    v[o + 5] = w2;
+                    continue;
+                }
+                rhs[o] = x0;
+                rhs[o + 1] = x1;
+                rhs[o + 2] = x2;
+                rhs[o + 3] = x3;
+                rhs[o + 4] = x4;
+                rhs[o + 5] = x5;
+                applyHInverse(body, rhs, o, v, o);
+            }
+            if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
+                enforceInternal(s);
+            }
         }
     }
 

@@ -593,14 +593,7 @@ public final class SubAdmm implements ConstraintSolver {
 
     /** (15) for subsystems [lo, hi). */
     private void vStep(int lo, int hi, int chunk) {
-        ConstraintProblem pr = current;
-        boolean skip = stopping;
-        for (int s = lo; s < hi; s++) {
-            if (skip && !active[islands.ofBody[pr.subsystemBodies[pr.subsystemBodyStart[s]]]]) {
-                continue;
-            }
-            subsystems.solve(s, force, chunk);
-        }
+        subsystems.solve(lo, hi, force, chunk, stopping ? active : null, islands.ofBody);
     }
 
 

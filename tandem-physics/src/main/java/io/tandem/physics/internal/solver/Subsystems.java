@@ -40,13 +40,16 @@ interface Subsystems {
     void rescale(int s, double factor, double[] beta, int chunk);
 
     /**
-     * (15): v_s from b_s + sum_c J_cs^T (beta z_cs + p_c) over the split pairs, with the internal
-     * equality rows exact (their impulses are written to the problem's p).
+     * (15) for subsystems [lo, hi): v_s from b_s + sum_c J_cs^T (beta z_cs + p_c) over the split
+     * pairs, with the internal equality rows exact (their impulses are written to the problem's p).
      *
-     * @param force per (constraint c, pair k) at [6 (2c + k)]: J_ck^T (beta_ck z_ck + p_c) summed
-     *              over c's rows (the z-step computes it while it holds the rows)
+     * @param force        per (constraint c, pair k) at [6 (2c + k)]: J_ck^T (beta_ck z_ck + p_c)
+     *                     summed over c's rows (the z-step computes it while it holds the rows)
+     * @param activeIsland null to solve every subsystem in the range, else per island whether it
+     *                     still iterates: a subsystem is skipped when the island of its first body
+     *                     ({@code islandOfBody}) has stopped
      */
-    void solve(int s, double[] force, int chunk);
+    void solve(int lo, int hi, double[] force, int chunk, boolean[] activeIsland, int[] islandOfBody);
 
     /**
      * The velocity the warm-started impulses give, v* = A_s^-1 (b_s + J_s^T p) over every row that
