@@ -98,6 +98,16 @@ final class RigidSubsystems implements Subsystems {
     private int[] orderedSubsystem = new int[0];
 
     @Override
+    public int splitPairStart(int body) {
+        return bodyPairStart[body];
+    }
+
+    @Override
+    public int splitPair(int e) {
+        return bodyPairs[e];
+    }
+
+    @Override
     public int exactRows() {
         return exactRows;
     }

@@ -175,8 +175,6 @@ public final class SubAdmm implements ConstraintSolver {
     private double[] subScale = new double[0];
     /** starting penalty per (constraint, pair k): the primal residual's yardstick, so that adapting never loosens the stop */
     private double[] beta0 = new double[0];
-    /** adaptation: per subsystem, the gathered residuals (4 each, as pairStat) */
-    private double[] subStat = new double[0];
     private boolean adaptNow;
     /** this solve stops islands early (tolerance > 0 and more than one iteration): {@link #active} is valid */
     private boolean stopping;
@@ -305,8 +303,8 @@ public final class SubAdmm implements ConstraintSolver {
             boolean track = check || adaptNow;
             checkNow = check;
             loop.run(pr.constraints, track ? zStepTrackedBody : zStepBody);
-            if (track) {
-                gather(pr, check);
+            if (check) {
+                gather(pr, true);
             }
             if (stopEarly && activeIslands == 0) {
                 break;
@@ -323,8 +321,9 @@ public final class SubAdmm implements ConstraintSolver {
     }
 
     /**
-     * Serially, in block order (maxima: exact in any order): stops the islands whose residuals are
-     * below the tolerance, and, before an adaptation, gathers the residuals per subsystem.
+     * Serially, over the z-step's runs of blocks (maxima: exact in any order): stops the islands
+     * whose residuals are below the tolerance. (An adaptation gathers its residuals per subsystem
+     * in parallel, in {@link #adapt}, from the subsystem's own split pairs.)
      */
     private void gather(ConstraintProblem pr, boolean check) {
         int ni = check ? islands.count : 0;
@@ -339,25 +338,6 @@ public final class SubAdmm implements ConstraintSolver {
                     int i = runIsland[r];
                     islandRp[i] = Math.max(islandRp[i], runRp[r]);
                     islandRd[i] = Math.max(islandRd[i], runRd[r]);
-                }
-            }
-        }
-        if (adaptNow) {
-            Arrays.fill(subStat, 0, 4 * pr.subsystems, 0);
-            for (int c = 0; c < pr.constraints; c++) {
-                int np = pairs.count[c];
-                if (exact[c] || np == 0) {
-                    continue;
-                }
-                for (int k = 0; k < np; k++) {
-                    int q = 4 * (2 * c + k);
-                    int o = 4 * pairs.sub[2 * c + k];
-                    double bs = beta[2 * c + k];
-                    // the balance uses the current penalty: |dp| / beta
-                    subStat[o] = Math.max(subStat[o], pairStat[q] * beta0[2 * c + k] / bs);
-                    subStat[o + 1] = Math.max(subStat[o + 1], bs * pairStat[q + 1]);
-                    subStat[o + 2] = Math.max(subStat[o + 2], pairStat[q + 2]);
-                    subStat[o + 3] = Math.max(subStat[o + 3], pairStat[q + 3]);
                 }
             }
         }
@@ -377,11 +357,24 @@ public final class SubAdmm implements ConstraintSolver {
             if (skip && !active[islands.ofBody[pr.subsystemBodies[pr.subsystemBodyStart[s]]]]) {
                 continue;
             }
-            int o = 4 * s;
-            double r = subStat[o];
-            double d = subStat[o + 1];
-            double xn = subStat[o + 2];
-            double pn = subStat[o + 3];
+            // the subsystem's residuals: maxima over its split pairs (exact in any order)
+            double r = 0;
+            double d = 0;
+            double xn = 0;
+            double pn = 0;
+            for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+                int body = pr.subsystemBodies[q];
+                for (int e = subsystems.splitPairStart(body); e < subsystems.splitPairStart(body + 1); e++) {
+                    int pair = subsystems.splitPair(e);
+                    int k = 4 * pair;
+                    double bs = beta[pair];
+                    // the balance uses the current penalty: |dp| / beta
+                    r = Math.max(r, pairStat[k] * beta0[pair] / bs);
+                    d = Math.max(d, bs * pairStat[k + 1]);
+                    xn = Math.max(xn, pairStat[k + 2]);
+                    pn = Math.max(pn, pairStat[k + 3]);
+                }
+            }
             if (!(r > 0) || !(d > 0) || !(xn > 0) || !(pn > 0)) {
                 continue;
             }
@@ -408,7 +401,6 @@ public final class SubAdmm implements ConstraintSolver {
         beta = ConstraintProblem.grow(beta, 2 * pr.constraints);
         splitPairs = subsystems.prepare(pr, pairs, exact, loop.chunks(pr.subsystems));
         if (adaptive) {
-            subStat = ConstraintProblem.grow(subStat, 4 * pr.subsystems);
             subScale = ConstraintProblem.grow(subScale, pr.subsystems);
             Arrays.fill(subScale, 0, pr.subsystems, 1.0);
         }

@@ -58,6 +58,15 @@ interface Subsystems {
      */
     void predict(int s, double[] out);
 
+    /**
+     * The split pairs of body b (entries 2c + k, in constraint order) are {@link #splitPair}(e)
+     * for e in [splitPairStart(b), splitPairStart(b + 1)), after {@link #prepare}.
+     */
+    int splitPairStart(int body);
+
+    /** @return entry e of the bodies' split-pair lists (see {@link #splitPairStart}) */
+    int splitPair(int e);
+
     /** @return equality rows solved inside subsystems in the current problem */
     int exactRows();
 }
