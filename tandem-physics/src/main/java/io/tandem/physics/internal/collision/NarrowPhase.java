@@ -1,6 +1,7 @@
 package io.tandem.physics.internal.collision;
 
 import io.tandem.physics.internal.geometry.Shape;
+import io.tandem.physics.internal.geometry.ShapeType;
 
 /*
  * Implementation notes
@@ -123,10 +124,10 @@ public final class NarrowPhase {
         cand.clear();
         boolean swap = a.type().ordinal() > b.type().ordinal();
         if (swap) {
-            load(posB, quatB, ib, posA, quatA, ia);
+            load(posB, quatB, ib, b, posA, quatA, ia, a);
             dispatch(b, a, margin);
         } else {
-            load(posA, quatA, ia, posB, quatB, ib);
+            load(posA, quatA, ia, a, posB, quatB, ib, b);
             dispatch(a, b, margin);
         }
         if (cand.count == 0) {
@@ -163,9 +164,14 @@ public final class NarrowPhase {
         return sum - sum == 0;
     }
 
-    private void load(double[] posA, double[] quatA, int ia, double[] posB, double[] quatB, int ib) {
-        GeomOps.quatToMatrix(quatA, ia, r1, 0);
-        GeomOps.quatToMatrix(quatB, ib, r2, 0);
+    /** Poses in canonical order; a sphere's rotation is never read, so it is not computed. */
+    private void load(double[] posA, double[] quatA, int ia, Shape a, double[] posB, double[] quatB, int ib, Shape b) {
+        if (a.type() != ShapeType.SPHERE) {
+            GeomOps.quatToMatrix(quatA, ia, r1, 0);
+        }
+        if (b.type() != ShapeType.SPHERE) {
+            GeomOps.quatToMatrix(quatB, ib, r2, 0);
+        }
         p1[0] = posA[3 * ia];
         p1[1] = posA[3 * ia + 1];
         p1[2] = posA[3 * ia + 2];
