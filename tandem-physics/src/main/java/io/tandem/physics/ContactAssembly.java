@@ -333,9 +333,11 @@ final class ContactAssembly {
                         bias += moving(nrm, 3 * r, pr.contactFrame, f + 12, bb, vel, 1);
                     }
                     pr.e[row] = bias;
-                    pr.gamma[row] = 0;
-                    pr.lo[row] = Double.NEGATIVE_INFINITY;
-                    pr.hi[row] = Double.POSITIVE_INFINITY;
+                    if (!compactOnly) {
+                        pr.gamma[row] = 0;
+                        pr.lo[row] = Double.NEGATIVE_INFINITY;
+                        pr.hi[row] = Double.POSITIVE_INFINITY;
+                    }
                 }
                 pr.e[r0] += depth < 0 ? -depth / h : -ERP * Math.max(0, depth - SLOP) / h;
                 long packed = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb],

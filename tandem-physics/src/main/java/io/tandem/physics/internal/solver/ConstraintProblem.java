@@ -107,9 +107,10 @@ public final class ConstraintProblem {
      */
     public boolean[] armed = new boolean[0];
     /**
-     * whether the rows (jA, jB) of {@link #armed} blocks are filled; false when the writer was told
-     * that the solver reads only the compact form (ContactAssembly for SubADMM), and then those
-     * rows hold stale values: readers of rows must use the compact form or refuse.
+     * whether the rows (jA, jB, and gamma, lo, hi, which a contact does not use) of {@link #armed}
+     * blocks are filled; false when the writer was told that the solver reads only the compact
+     * form (ContactAssembly for SubADMM), and then those rows hold stale values: readers of rows
+     * must use the compact form or refuse.
      * {@link #resetBodies} sets it to true.
      */
     public boolean armedRows = true;
