@@ -509,16 +509,19 @@ final class RigidSubsystems implements Subsystems {
      * y_lin = (x_lin + s x w) / alpha, y_ang = w. x and y may be the same array.
      */
     static void schurSolve(double[] f, int o, double[] x, int xo, double[] y, int yo) {
+        schurSolve(f, o, x[xo], x[xo + 1], x[xo + 2], x[xo + 3], x[xo + 4], x[xo + 5], y, yo);
+    }
+
+    /** {@link #schurSolve(double[], int, double[], int, double[], int)} of x = (x0..x5), from registers. */
+    static void schurSolve(double[] f, int o, double x0, double x1, double x2, double x3, double x4, double x5,
+            double[] y, int yo) {
         double ia = f[o];
         double sx = f[o + 1];
         double sy = f[o + 2];
         double sz = f[o + 3];
-        double x0 = x[xo];
-        double x1 = x[xo + 1];
-        double x2 = x[xo + 2];
-        double t0 = x[xo + 3] - (sy * x2 - sz * x1) * ia;
-        double t1 = x[xo + 4] - (sz * x0 - sx * x2) * ia;
-        double t2 = x[xo + 5] - (sx * x1 - sy * x0) * ia;
+        double t0 = x3 - (sy * x2 - sz * x1) * ia;
+        double t1 = x4 - (sz * x0 - sx * x2) * ia;
+        double t2 = x5 - (sx * x1 - sy * x0) * ia;
         double w0 = f[o + 4] * t0 + f[o + 5] * t1 + f[o + 6] * t2;
         double w1 = f[o + 5] * t0 + f[o + 7] * t1 + f[o + 8] * t2;
         double w2 = f[o + 6] * t0 + f[o + 8] * t1 + f[o + 9] * t2;
@@ -633,24 +636,7 @@ final class RigidSubsystems implements Subsystems {
                     x5 += force[g + 5];
                 }
                 if (form[body] == H_SCHUR) {
-                    // schurSolve, from the registers
-                    int h = 36 * body;
-                    double ia = f[h];
-                    double sx = f[h + 1];
-                    double sy = f[h + 2];
-                    double sz = f[h + 3];
-                    double t0 = x3 - (sy * x2 - sz * x1) * ia;
-                    double t1 = x4 - (sz * x0 - sx * x2) * ia;
-                    double t2 = x5 - (sx * x1 - sy * x0) * ia;
-                    double w0 = f[h + 4] * t0 + f[h + 5] * t1 + f[h + 6] * t2;
-                    double w1 = f[h + 5] * t0 + f[h + 7] * t1 + f[h + 8] * t2;
-                    double w2 = f[h + 6] * t0 + f[h + 8] * t1 + f[h + 9] * t2;
-                    v[o] = (x0 + sy * w2 - sz * w1) * ia;
-                    v[o + 1] = (x1 + sz * w0 - sx * w2) * ia;
-                    v[o + 2] = (x2 + sx * w1 - sy * w0) * ia;
-                    v[o + 3] = w0;
-                    v[o + 4] = w1;
-                    v[o + 5] = w2;
+                    schurSolve(f, 36 * body, x0, x1, x2, x3, x4, x5, v, o);
                     continue;
                 }
                 rhs[o] = x0;
