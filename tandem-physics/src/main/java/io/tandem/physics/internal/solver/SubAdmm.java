@@ -87,9 +87,10 @@ import java.util.Arrays;
  *
  * Stopping: primal r_p = max |p_new - p| / beta and dual r_d = max |z_new - z|, both velocities
  * (m/s), so one tolerance in m/s bounds both; stop when both are below the tolerance, tested every CHECK_EVERY iterations (the residuals are
- * only gathered then: a tracked z-step costs about 1.5 plain ones). zStepTracked and zStepPlain
- * are the same step, the first also recording the residuals; merged behind a flag, the pile was
- * 2-3 % slower per step (interleaved A/B in one JVM, both orders), so they stay two methods. Per island
+ * only gathered then). zStepTracked and zStepPlain are one loop (zRange) behind a flag: with the
+ * row form, the flag cost the pile 2-3 % per step; with compact contacts, whose residuals cost
+ * little, a tracked z-step costs about a plain one, and the one loop holding the compact step
+ * inline was 4-5 % faster than two loops calling it (interleaved A/B in one JVM, both orders). Per island
  * (Islands: connected components of bodies, subsystems and blocks): an island whose residuals are
  * below the tolerance stops, and its subsystems and blocks are skipped from then on, so that one
  * island's convergence never changes another island's iteration count (subset equivalence, see
@@ -524,7 +525,6 @@ public final class SubAdmm implements ConstraintSolver {
     /** force[6 (2c + k)..] = sum over c's rows of J_ck^T (beta_ck z_ck + p_c). */
     private void pairForce(ConstraintProblem pr, int c, int k) {
         int pair = 2 * c + k;
-        double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
         double bs = beta[pair];
         if (pr.armed[c]) {
             // compact form: F = +-sum_i d_i f_i, torque r x F
@@ -551,6 +551,7 @@ public final class SubAdmm implements ConstraintSolver {
             force[o + 5] = rx * fy - ry * fx;
             return;
         }
+        double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
         double g0 = 0;
         double g1 = 0;
         double g2 = 0;
@@ -588,7 +589,6 @@ public final class SubAdmm implements ConstraintSolver {
         subsystems.solve(lo, hi, force, chunk, stopping ? active : null, islands.ofBody);
     }
 
-
     /** (13), (14) for the split constraints in [lo, hi); records their residuals per pair. */
     private void zStepTracked(int lo, int hi, int chunk) {
         zRange(lo, hi, chunk, true);
@@ -600,14 +600,14 @@ public final class SubAdmm implements ConstraintSolver {
     }
 
     /**
-     * (13), (14) for the split constraints in [lo, hi): an armed contact block (ConstraintProblem.armed), in registers: J v from the
-     * frame and the lever arms (J_i v = +-d_i . (v + w x r)), the contact law of
-     * {@link BlockLaw#solveIsotropic}, the z and p updates and the pairs' forces (F = +-sum d_i
-     * f_i, torque r x F); with {@code tracked}, the residuals as {@link #zStepTracked} records
-     * them; other blocks in the row form (generalTracked, generalPlain). The armed step is inlined
-     * in the loop with the arrays it reads held in locals: as a method of its own (1900 bytes of
-     * bytecode, too large to inline) each call reloaded them. The same arithmetic as the row form
-     * up to rounding.
+     * (13), (14) for the split constraints in [lo, hi). An armed contact block
+     * (ConstraintProblem.armed) is done in registers: J v from the frame and the lever arms (J_i v
+     * = +-d_i . (v + w x r)), the contact law of {@link BlockLaw#solveIsotropic}, the z and p
+     * updates and the pairs' forces (F = +-sum d_i f_i, torque r x F), and with {@code tracked}
+     * the residuals as {@link #generalTracked} records them; other blocks in the row form
+     * (generalTracked, generalPlain). The armed step is inlined in the loop with the arrays it
+     * reads held in locals: as a method of its own (1900 bytes of bytecode, too large to inline)
+     * each call reloaded them. The same arithmetic as the row form up to rounding.
      */
     private void zRange(int lo, int hi, int chunk, boolean tracked) {
         ConstraintProblem pr = current;
@@ -824,78 +824,76 @@ public final class SubAdmm implements ConstraintSolver {
     /** The tracked z-step of one block in the row form (see {@link #zStepTracked}). */
     private void generalTracked(ConstraintProblem pr, int c, int np) {
         double[] v = pr.v;
-        {
-            int r0 = pr.rowStart[c];
-            int m = pr.rows[c];
-            // pair 0 always exists; pair 1 only for two dynamic sides
-            int s0 = pairs.sides[2 * c];
-            double[] j0 = s0 == 1 ? pr.jA : pr.jB;
-            int o0 = pairs.coord[2 * c + s0 - 1];
-            double ib0 = 1.0 / beta[2 * c];
-            boolean two = np == 2;
-            double[] j1 = pr.jB;
-            int o1 = 0;
-            double ib1 = 0;
-            if (two) {
-                int s1 = pairs.sides[2 * c + 1];
-                j1 = s1 == 1 ? pr.jA : pr.jB;
-                o1 = pairs.coord[2 * c + s1 - 1];
-                ib1 = 1.0 / beta[2 * c + 1];
-            }
-            double w = ib0 + ib1;
-            for (int r = r0; r < r0 + m; r++) {
-                double x0 = RELAX * ConstraintProblem.dot6(j0, 6 * r, v, o0) + (1 - RELAX) * z[2 * r];
-                double x1 = two ? RELAX * ConstraintProblem.dot6(j1, 6 * r, v, o1) + (1 - RELAX) * z[2 * r + 1] : 0;
-                x[2 * r] = x0;
-                x[2 * r + 1] = x1;
-                yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
-            }
-            BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
-            double dp0 = 0;
-            double dz0 = 0;
-            double xn0 = 0;
-            double dz1 = 0;
-            double xn1 = 0;
-            double pn = 0;
-            for (int r = r0; r < r0 + m; r++) {
-                double next = pNew[r];
-                double dp = next - pr.p[r];
-                double z0 = x[2 * r] + dp * ib0;
-                {
-                    dp0 = Math.max(dp0, Math.abs(dp));
-                    dz0 = Math.max(dz0, Math.abs(z0 - z[2 * r]));
-                    xn0 = Math.max(xn0, Math.max(Math.abs(x[2 * r]), Math.abs(z0)));
-                    pn = Math.max(pn, Math.abs(next));
-                }
-                z[2 * r] = z0;
-                if (two) {
-                    double z1 = x[2 * r + 1] + dp * ib1;
-                    {
-                        dz1 = Math.max(dz1, Math.abs(z1 - z[2 * r + 1]));
-                        xn1 = Math.max(xn1, Math.max(Math.abs(x[2 * r + 1]), Math.abs(z1)));
-                    }
-                    z[2 * r + 1] = z1;
-                }
-                pr.p[r] = next;
-            }
-            // the pairs' forces, while the block's rows are in cache
-            pairForce(pr, c, 0);
-            if (two) {
-                pairForce(pr, c, 1);
-            }
+        int r0 = pr.rowStart[c];
+        int m = pr.rows[c];
+        // pair 0 always exists; pair 1 only for two dynamic sides
+        int s0 = pairs.sides[2 * c];
+        double[] j0 = s0 == 1 ? pr.jA : pr.jB;
+        int o0 = pairs.coord[2 * c + s0 - 1];
+        double ib0 = 1.0 / beta[2 * c];
+        boolean two = np == 2;
+        double[] j1 = pr.jB;
+        int o1 = 0;
+        double ib1 = 0;
+        if (two) {
+            int s1 = pairs.sides[2 * c + 1];
+            j1 = s1 == 1 ? pr.jA : pr.jB;
+            o1 = pairs.coord[2 * c + s1 - 1];
+            ib1 = 1.0 / beta[2 * c + 1];
+        }
+        double w = ib0 + ib1;
+        for (int r = r0; r < r0 + m; r++) {
+            double x0 = RELAX * ConstraintProblem.dot6(j0, 6 * r, v, o0) + (1 - RELAX) * z[2 * r];
+            double x1 = two ? RELAX * ConstraintProblem.dot6(j1, 6 * r, v, o1) + (1 - RELAX) * z[2 * r + 1] : 0;
+            x[2 * r] = x0;
+            x[2 * r + 1] = x1;
+            yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
+        }
+        BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
+        double dp0 = 0;
+        double dz0 = 0;
+        double xn0 = 0;
+        double dz1 = 0;
+        double xn1 = 0;
+        double pn = 0;
+        for (int r = r0; r < r0 + m; r++) {
+            double next = pNew[r];
+            double dp = next - pr.p[r];
+            double z0 = x[2 * r] + dp * ib0;
             {
-                int q = 8 * c;
-                // the primal residual against the starting penalty (adapting must not loosen the stop)
-                pairStat[q] = dp0 / (adaptive ? beta0[2 * c] : beta[2 * c]);
-                pairStat[q + 1] = dz0;
-                pairStat[q + 2] = xn0;
-                pairStat[q + 3] = pn;
-                if (two) {
-                    pairStat[q + 4] = dp0 / (adaptive ? beta0[2 * c + 1] : beta[2 * c + 1]);
-                    pairStat[q + 5] = dz1;
-                    pairStat[q + 6] = xn1;
-                    pairStat[q + 7] = pn;
+                dp0 = Math.max(dp0, Math.abs(dp));
+                dz0 = Math.max(dz0, Math.abs(z0 - z[2 * r]));
+                xn0 = Math.max(xn0, Math.max(Math.abs(x[2 * r]), Math.abs(z0)));
+                pn = Math.max(pn, Math.abs(next));
+            }
+            z[2 * r] = z0;
+            if (two) {
+                double z1 = x[2 * r + 1] + dp * ib1;
+                {
+                    dz1 = Math.max(dz1, Math.abs(z1 - z[2 * r + 1]));
+                    xn1 = Math.max(xn1, Math.max(Math.abs(x[2 * r + 1]), Math.abs(z1)));
                 }
+                z[2 * r + 1] = z1;
+            }
+            pr.p[r] = next;
+        }
+        // the pairs' forces, while the block's rows are in cache
+        pairForce(pr, c, 0);
+        if (two) {
+            pairForce(pr, c, 1);
+        }
+        {
+            int q = 8 * c;
+            // the primal residual against the starting penalty (adapting must not loosen the stop)
+            pairStat[q] = dp0 / (adaptive ? beta0[2 * c] : beta[2 * c]);
+            pairStat[q + 1] = dz0;
+            pairStat[q + 2] = xn0;
+            pairStat[q + 3] = pn;
+            if (two) {
+                pairStat[q + 4] = dp0 / (adaptive ? beta0[2 * c + 1] : beta[2 * c + 1]);
+                pairStat[q + 5] = dz1;
+                pairStat[q + 6] = xn1;
+                pairStat[q + 7] = pn;
             }
         }
     }
@@ -903,49 +901,47 @@ public final class SubAdmm implements ConstraintSolver {
     /** The plain z-step of one block in the row form (see {@link #zStepPlain}). */
     private void generalPlain(ConstraintProblem pr, int c, int np) {
         double[] v = pr.v;
-        {
-            int r0 = pr.rowStart[c];
-            int m = pr.rows[c];
-            // pair 0 always exists; pair 1 only for two dynamic sides
-            int s0 = pairs.sides[2 * c];
-            double[] j0 = s0 == 1 ? pr.jA : pr.jB;
-            int o0 = pairs.coord[2 * c + s0 - 1];
-            double ib0 = 1.0 / beta[2 * c];
-            boolean two = np == 2;
-            double[] j1 = pr.jB;
-            int o1 = 0;
-            double ib1 = 0;
+        int r0 = pr.rowStart[c];
+        int m = pr.rows[c];
+        // pair 0 always exists; pair 1 only for two dynamic sides
+        int s0 = pairs.sides[2 * c];
+        double[] j0 = s0 == 1 ? pr.jA : pr.jB;
+        int o0 = pairs.coord[2 * c + s0 - 1];
+        double ib0 = 1.0 / beta[2 * c];
+        boolean two = np == 2;
+        double[] j1 = pr.jB;
+        int o1 = 0;
+        double ib1 = 0;
+        if (two) {
+            int s1 = pairs.sides[2 * c + 1];
+            j1 = s1 == 1 ? pr.jA : pr.jB;
+            o1 = pairs.coord[2 * c + s1 - 1];
+            ib1 = 1.0 / beta[2 * c + 1];
+        }
+        double w = ib0 + ib1;
+        for (int r = r0; r < r0 + m; r++) {
+            double x0 = RELAX * ConstraintProblem.dot6(j0, 6 * r, v, o0) + (1 - RELAX) * z[2 * r];
+            double x1 = two ? RELAX * ConstraintProblem.dot6(j1, 6 * r, v, o1) + (1 - RELAX) * z[2 * r + 1] : 0;
+            x[2 * r] = x0;
+            x[2 * r + 1] = x1;
+            yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
+        }
+        BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
+        for (int r = r0; r < r0 + m; r++) {
+            double next = pNew[r];
+            double dp = next - pr.p[r];
+            double z0 = x[2 * r] + dp * ib0;
+            z[2 * r] = z0;
             if (two) {
-                int s1 = pairs.sides[2 * c + 1];
-                j1 = s1 == 1 ? pr.jA : pr.jB;
-                o1 = pairs.coord[2 * c + s1 - 1];
-                ib1 = 1.0 / beta[2 * c + 1];
+                double z1 = x[2 * r + 1] + dp * ib1;
+                z[2 * r + 1] = z1;
             }
-            double w = ib0 + ib1;
-            for (int r = r0; r < r0 + m; r++) {
-                double x0 = RELAX * ConstraintProblem.dot6(j0, 6 * r, v, o0) + (1 - RELAX) * z[2 * r];
-                double x1 = two ? RELAX * ConstraintProblem.dot6(j1, 6 * r, v, o1) + (1 - RELAX) * z[2 * r + 1] : 0;
-                x[2 * r] = x0;
-                x[2 * r + 1] = x1;
-                yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
-            }
-            BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
-            for (int r = r0; r < r0 + m; r++) {
-                double next = pNew[r];
-                double dp = next - pr.p[r];
-                double z0 = x[2 * r] + dp * ib0;
-                z[2 * r] = z0;
-                if (two) {
-                    double z1 = x[2 * r + 1] + dp * ib1;
-                    z[2 * r + 1] = z1;
-                }
-                pr.p[r] = next;
-            }
-            // the pairs' forces, while the block's rows are in cache
-            pairForce(pr, c, 0);
-            if (two) {
-                pairForce(pr, c, 1);
-            }
+            pr.p[r] = next;
+        }
+        // the pairs' forces, while the block's rows are in cache
+        pairForce(pr, c, 0);
+        if (two) {
+            pairForce(pr, c, 1);
         }
     }
 }
