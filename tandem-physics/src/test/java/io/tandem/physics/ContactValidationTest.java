@@ -164,4 +164,64 @@ class ContactValidationTest {
         assertThat(Math.abs(s.pos[3] - s.pos[0] - 0.15)).isLessThan(1e-3);
         assertThat(s.linVel[6]).as("the free box is pushed away").isGreaterThan(0);
     }
+
+    /**
+     * A kinematic body's own motion enters its contacts' bias (ContactAssembly): a box of 0.2 m
+     * (friction 0.8) on a kinematic platform that rises at 0.2 m/s, on one that slides at
+     * 0.5 m/s, and on a turntable at 1 rad/s (box at 0.3 m from the axis) rides along. After 2 s:
+     * rising, the box moves up at the platform's speed and keeps touching it; sliding, it moves
+     * at the platform's speed; on the turntable (static friction holds: omega^2 r = 0.3 m/s^2
+     * against mu g = 7.8), it circles with it at omega r = 0.3 m/s.
+     */
+    @ParameterizedTest
+    @EnumSource(SolverKind.class)
+    void kinematicPlatform_risingSlidingTurning_boxRidesAlong(SolverKind kind) {
+        double[] rising = ride(kind, (t, out) -> pose(out, t, 0, 0, 0.05 + 0.2 * t, 0, 0, 0.2, 0), 0);
+        assertThat(rising[5]).as("%s rising: box vertical speed, m/s", kind).isCloseTo(0.2, within(2e-3));
+        assertThat(rising[2] - (0.05 + 0.2 * 2.0)).as("%s rising: box bottom above the platform top, m", kind)
+                .isCloseTo(0.05 + 0.1, within(1e-3));
+        double[] sliding = ride(kind, (t, out) -> pose(out, t, 0.5 * t, 0, 0.05, 0.5, 0, 0, 0), 0);
+        assertThat(sliding[3]).as("%s sliding: box speed along x, m/s", kind).isCloseTo(0.5, within(5e-3));
+        assertThat(sliding[0] - 1.0).as("%s sliding: box behind the platform's centre, m", kind).isBetween(-0.05, 0.0);
+        double[] turning = ride(kind, (t, out) -> pose(out, t, 0, 0, 0.05, 0, 0, 0, 1.0), 0.3);
+        double radius = Math.hypot(turning[0], turning[1]);
+        // counterclockwise, like the turntable: (x vy - y vx) / r
+        double tangential = (turning[0] * turning[4] - turning[1] * turning[3]) / radius;
+        assertThat(radius).as("%s turning: distance from the axis, m", kind).isCloseTo(0.3, within(5e-3));
+        assertThat(tangential).as("%s turning: box speed along the turn, m/s", kind).isCloseTo(0.3, within(6e-3));
+    }
+
+    /** A kinematic platform (1 x 1 x 0.1 m) following {@code t}, a 0.2 m box at x0 on it; 2 s; returns box pos and velocity. */
+    private static double[] ride(SolverKind kind, KinematicTrajectory t, double x0) {
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(1.0 / 240).solver(settings(kind));
+        b.body("platform").kinematic(t).box(0.5, 0.5, 0.05).friction(0.8).add();
+        int box = b.body("box").box(0.1, 0.1, 0.1).density(500).friction(0.8).position(x0, 0, 0.2).add();
+        PhysicsModel m = b.build();
+        PhysicsState s = m.newState();
+        try (PhysicsEngine e = new PhysicsEngine(m)) {
+            for (int k = 0; k < 480; k++) {
+                e.step(s);
+            }
+        }
+        return new double[]{s.pos[3 * box], s.pos[3 * box + 1], s.pos[3 * box + 2],
+            s.linVel[3 * box], s.linVel[3 * box + 1], s.linVel[3 * box + 2]};
+    }
+
+    /** A trajectory sample at time t: position, a rotation by omega t about z, linear velocity, angular velocity omega about z. */
+    private static void pose(double[] out, double t, double x, double y, double z, double vx, double vy, double vz,
+            double omega) {
+        out[0] = x;
+        out[1] = y;
+        out[2] = z;
+        out[3] = Math.cos(0.5 * omega * t);
+        out[4] = 0;
+        out[5] = 0;
+        out[6] = Math.sin(0.5 * omega * t);
+        out[7] = vx;
+        out[8] = vy;
+        out[9] = vz;
+        out[10] = 0;
+        out[11] = 0;
+        out[12] = omega;
+    }
 }
