@@ -604,8 +604,8 @@ public final class SubAdmm implements ConstraintSolver {
      * (ConstraintProblem.armed) is done in registers: J v from the frame and the lever arms (J_i v
      * = +-d_i . (v + w x r)), the contact law of {@link BlockLaw#solveIsotropic}, the z and p
      * updates and the pairs' forces (F = +-sum d_i f_i, torque r x F), and with {@code tracked}
-     * the residuals as {@link #generalTracked} records them; other blocks in the row form
-     * (generalTracked, generalPlain). The armed step is inlined in the loop with the arrays it
+     * the residuals as {@link #general} records them; other blocks in the row form
+     * ({@link #general}). The armed step is inlined in the loop with the arrays it
      * reads held in locals: as a method of its own (1900 bytes of bytecode, too large to inline)
      * each call reloaded them. The same arithmetic as the row form up to rounding.
      */
@@ -636,11 +636,7 @@ public final class SubAdmm implements ConstraintSolver {
                 continue;
             }
             if (!armed[c]) {
-                if (tracked) {
-                    generalTracked(pr, c, np);
-                } else {
-                    generalPlain(pr, c, np);
-                }
+                general(pr, c, np, tracked);
             } else {
                 boolean two = np == 2;
                 int f = 15 * c;
@@ -821,8 +817,8 @@ public final class SubAdmm implements ConstraintSolver {
         }
     }
 
-    /** The tracked z-step of one block in the row form (see {@link #zStepTracked}). */
-    private void generalTracked(ConstraintProblem pr, int c, int np) {
+    /** The z-step of one block in the row form; with {@code tracked}, records its residuals per pair (pairStat). */
+    private void general(ConstraintProblem pr, int c, int np, boolean tracked) {
         double[] v = pr.v;
         int r0 = pr.rowStart[c];
         int m = pr.rows[c];
@@ -860,7 +856,7 @@ public final class SubAdmm implements ConstraintSolver {
             double next = pNew[r];
             double dp = next - pr.p[r];
             double z0 = x[2 * r] + dp * ib0;
-            {
+            if (tracked) {
                 dp0 = Math.max(dp0, Math.abs(dp));
                 dz0 = Math.max(dz0, Math.abs(z0 - z[2 * r]));
                 xn0 = Math.max(xn0, Math.max(Math.abs(x[2 * r]), Math.abs(z0)));
@@ -869,7 +865,7 @@ public final class SubAdmm implements ConstraintSolver {
             z[2 * r] = z0;
             if (two) {
                 double z1 = x[2 * r + 1] + dp * ib1;
-                {
+                if (tracked) {
                     dz1 = Math.max(dz1, Math.abs(z1 - z[2 * r + 1]));
                     xn1 = Math.max(xn1, Math.max(Math.abs(x[2 * r + 1]), Math.abs(z1)));
                 }
@@ -882,7 +878,7 @@ public final class SubAdmm implements ConstraintSolver {
         if (two) {
             pairForce(pr, c, 1);
         }
-        {
+        if (tracked) {
             int q = 8 * c;
             // the primal residual against the starting penalty (adapting must not loosen the stop)
             pairStat[q] = dp0 / (adaptive ? beta0[2 * c] : beta[2 * c]);
@@ -898,50 +894,4 @@ public final class SubAdmm implements ConstraintSolver {
         }
     }
 
-    /** The plain z-step of one block in the row form (see {@link #zStepPlain}). */
-    private void generalPlain(ConstraintProblem pr, int c, int np) {
-        double[] v = pr.v;
-        int r0 = pr.rowStart[c];
-        int m = pr.rows[c];
-        // pair 0 always exists; pair 1 only for two dynamic sides
-        int s0 = pairs.sides[2 * c];
-        double[] j0 = s0 == 1 ? pr.jA : pr.jB;
-        int o0 = pairs.coord[2 * c + s0 - 1];
-        double ib0 = 1.0 / beta[2 * c];
-        boolean two = np == 2;
-        double[] j1 = pr.jB;
-        int o1 = 0;
-        double ib1 = 0;
-        if (two) {
-            int s1 = pairs.sides[2 * c + 1];
-            j1 = s1 == 1 ? pr.jA : pr.jB;
-            o1 = pairs.coord[2 * c + s1 - 1];
-            ib1 = 1.0 / beta[2 * c + 1];
-        }
-        double w = ib0 + ib1;
-        for (int r = r0; r < r0 + m; r++) {
-            double x0 = RELAX * ConstraintProblem.dot6(j0, 6 * r, v, o0) + (1 - RELAX) * z[2 * r];
-            double x1 = two ? RELAX * ConstraintProblem.dot6(j1, 6 * r, v, o1) + (1 - RELAX) * z[2 * r + 1] : 0;
-            x[2 * r] = x0;
-            x[2 * r + 1] = x1;
-            yHat[r] = pr.e[r] - w * pr.p[r] + x0 + x1;
-        }
-        BlockLaw.solveIsotropic(pr, c, w, yHat, pNew);
-        for (int r = r0; r < r0 + m; r++) {
-            double next = pNew[r];
-            double dp = next - pr.p[r];
-            double z0 = x[2 * r] + dp * ib0;
-            z[2 * r] = z0;
-            if (two) {
-                double z1 = x[2 * r + 1] + dp * ib1;
-                z[2 * r + 1] = z1;
-            }
-            pr.p[r] = next;
-        }
-        // the pairs' forces, while the block's rows are in cache
-        pairForce(pr, c, 0);
-        if (two) {
-            pairForce(pr, c, 1);
-        }
-    }
 }
