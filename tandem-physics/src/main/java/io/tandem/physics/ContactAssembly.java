@@ -395,28 +395,15 @@ final class ContactAssembly {
     }
 
     /**
-     * J_side vel_side of a static or kinematic side for the row along d = dir[d0..]: sign (d . v
-     * + (r x d) . w) with the side's lever arm r at arm[a..]; 0 for a side at rest (a static body).
+     * J_side vel_side of a static or kinematic side for the row along d = dir[d0..]: sign d . (v +
+     * w x r) with the side's lever arm r at arm[a..]; 0 for a side at rest (a static body).
      */
     private static double moving(double[] dir, int d0, double[] arm, int a, int body, double[] vel, double sign) {
         int o = 6 * body;
-        double vx = vel[o];
-        double vy = vel[o + 1];
-        double vz = vel[o + 2];
-        double wx = vel[o + 3];
-        double wy = vel[o + 4];
-        double wz = vel[o + 5];
-        if (vx == 0 && vy == 0 && vz == 0 && wx == 0 && wy == 0 && wz == 0) {
+        if (vel[o] == 0 && vel[o + 1] == 0 && vel[o + 2] == 0 && vel[o + 3] == 0 && vel[o + 4] == 0 && vel[o + 5] == 0) {
             return 0;
         }
-        double dx = dir[d0];
-        double dy = dir[d0 + 1];
-        double dz = dir[d0 + 2];
-        double rx = arm[a];
-        double ry = arm[a + 1];
-        double rz = arm[a + 2];
-        return sign * (dx * vx + dy * vy + dz * vz
-                + (ry * dz - rz * dy) * wx + (rz * dx - rx * dz) * wy + (rx * dy - ry * dx) * wz);
+        return sign * ConstraintProblem.pointVelocity(dir, d0, arm, a, vel, o);
     }
 
     private static void clear(double[] j, int r) {

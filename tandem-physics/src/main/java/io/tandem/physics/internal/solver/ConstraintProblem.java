@@ -304,10 +304,10 @@ public final class ConstraintProblem {
             int f = 15 * c;
             int d = f + 3 * (row - rowStart[c]);
             if (bodyA[c] >= 0) {
-                y -= armedVelocity(d, f + 9, coord(bodyA[c]));
+                y -= pointVelocity(contactFrame, d, contactFrame, f + 9, v, coord(bodyA[c]));
             }
             if (bodyB[c] >= 0) {
-                y += armedVelocity(d, f + 12, coord(bodyB[c]));
+                y += pointVelocity(contactFrame, d, contactFrame, f + 12, v, coord(bodyB[c]));
             }
             return y;
         }
@@ -320,16 +320,19 @@ public final class ConstraintProblem {
         return y;
     }
 
-    /** d . (v + w x r) for the direction at contactFrame[d..] and the lever arm at contactFrame[a..], velocity at v[o..]. */
-    private double armedVelocity(int d, int a, int o) {
-        double[] cf = contactFrame;
-        double wx = v[o + 3];
-        double wy = v[o + 4];
-        double wz = v[o + 5];
-        double ux = v[o] + wy * cf[a + 2] - wz * cf[a + 1];
-        double uy = v[o + 1] + wz * cf[a] - wx * cf[a + 2];
-        double uz = v[o + 2] + wx * cf[a + 1] - wy * cf[a];
-        return cf[d] * ux + cf[d + 1] * uy + cf[d + 2] * uz;
+    /**
+     * d . (v + w x r): the velocity along the direction d = dir[d..d+3) of the point at lever arm
+     * r = arm[a..a+3) from a body moving with (v, w) = vel[o..o+6), the form of a compact contact
+     * row (see {@link #armed}).
+     */
+    public static double pointVelocity(double[] dir, int d, double[] arm, int a, double[] vel, int o) {
+        double wx = vel[o + 3];
+        double wy = vel[o + 4];
+        double wz = vel[o + 5];
+        double ux = vel[o] + wy * arm[a + 2] - wz * arm[a + 1];
+        double uy = vel[o + 1] + wz * arm[a] - wx * arm[a + 2];
+        double uz = vel[o + 2] + wx * arm[a + 1] - wy * arm[a];
+        return dir[d] * ux + dir[d + 1] * uy + dir[d + 2] * uz;
     }
 
     private int blockOfRow(int row) {

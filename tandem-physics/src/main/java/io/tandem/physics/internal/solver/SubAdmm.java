@@ -480,15 +480,8 @@ public final class SubAdmm implements ConstraintSolver {
             double sg = side == 1 ? -1 : 1;
             int a = f + 6 + 3 * side;
             int o = pairs.coord[2 * c + side - 1];
-            double wx = vPred[o + 3];
-            double wy = vPred[o + 4];
-            double wz = vPred[o + 5];
-            double ux = vPred[o] + wy * cf[a + 2] - wz * cf[a + 1];
-            double uy = vPred[o + 1] + wz * cf[a] - wx * cf[a + 2];
-            double uz = vPred[o + 2] + wx * cf[a + 1] - wy * cf[a];
             for (int i = 0; i < 3; i++) {
-                int d = f + 3 * i;
-                z[zr + 2 * i + k] = sg * (cf[d] * ux + cf[d + 1] * uy + cf[d + 2] * uz);
+                z[zr + 2 * i + k] = sg * ConstraintProblem.pointVelocity(cf, f + 3 * i, cf, a, vPred, o);
             }
             pairForce(pr, c, k);
         }
