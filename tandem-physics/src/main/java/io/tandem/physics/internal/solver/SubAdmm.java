@@ -515,6 +515,19 @@ public final class SubAdmm implements ConstraintSolver {
         invW[c] = 1.0 / (ib0 + ib1);
     }
 
+    /** force[o..o+6) = (F, r x F): the wrench of force F at lever arm r = arm[a..a+3). */
+    private static void wrench(double[] force, int o, double fx, double fy, double fz, double[] arm, int a) {
+        double rx = arm[a];
+        double ry = arm[a + 1];
+        double rz = arm[a + 2];
+        force[o] = fx;
+        force[o + 1] = fy;
+        force[o + 2] = fz;
+        force[o + 3] = ry * fz - rz * fy;
+        force[o + 4] = rz * fx - rx * fz;
+        force[o + 5] = rx * fy - ry * fx;
+    }
+
     /** force[6 (2c + k)..] = sum over c's rows of J_ck^T (beta_ck z_ck + p_c). */
     private void pairForce(ConstraintProblem pr, int c, int k) {
         int pair = 2 * c + k;
@@ -531,17 +544,7 @@ public final class SubAdmm implements ConstraintSolver {
             double fx = sg * (cf[d] * fn + cf[d + 3] * ft + cf[d + 6] * fs);
             double fy = sg * (cf[d + 1] * fn + cf[d + 4] * ft + cf[d + 7] * fs);
             double fz = sg * (cf[d + 2] * fn + cf[d + 5] * ft + cf[d + 8] * fs);
-            int a = 15 * c + 6 + 3 * pairs.sides[pair];
-            double rx = cf[a];
-            double ry = cf[a + 1];
-            double rz = cf[a + 2];
-            int o = 6 * pair;
-            force[o] = fx;
-            force[o + 1] = fy;
-            force[o + 2] = fz;
-            force[o + 3] = ry * fz - rz * fy;
-            force[o + 4] = rz * fx - rx * fz;
-            force[o + 5] = rx * fy - ry * fx;
+            wrench(force, 6 * pair, fx, fy, fz, cf, 15 * c + 6 + 3 * pairs.sides[pair]);
             return;
         }
         double[] jac = pairs.sides[pair] == 1 ? pr.jA : pr.jB;
@@ -668,6 +671,7 @@ public final class SubAdmm implements ConstraintSolver {
                 double xs0 = RELAX * (sg0 * (sx * ux + sy * uy + sz * uz)) + (1 - RELAX) * zs0;
                 // pair 1: the other side when both are dynamic
                 double sg1 = 0;
+                int a1 = 0;
                 double rx1 = 0;
                 double ry1 = 0;
                 double rz1 = 0;
@@ -682,7 +686,7 @@ public final class SubAdmm implements ConstraintSolver {
                 if (two) {
                     int side1 = sides[2 * c + 1];
                     sg1 = side1 == 1 ? -1 : 1;
-                    int a1 = f + 6 + 3 * side1;
+                    a1 = f + 6 + 3 * side1;
                     rx1 = cf[a1];
                     ry1 = cf[a1 + 1];
                     rz1 = cf[a1 + 2];
@@ -740,13 +744,7 @@ public final class SubAdmm implements ConstraintSolver {
                 double fx = sg0 * (nx * fn + tx * ft + sx * fs);
                 double fy = sg0 * (ny * fn + ty * ft + sy * fs);
                 double fz = sg0 * (nz * fn + tz * ft + sz * fs);
-                int g = 12 * c;
-                force[g] = fx;
-                force[g + 1] = fy;
-                force[g + 2] = fz;
-                force[g + 3] = ry0 * fz - rz0 * fy;
-                force[g + 4] = rz0 * fx - rx0 * fz;
-                force[g + 5] = rx0 * fy - ry0 * fx;
+                wrench(force, 12 * c, fx, fy, fz, cf, a0);
                 double zn1n = 0;
                 double zt1n = 0;
                 double zs1n = 0;
@@ -763,12 +761,7 @@ public final class SubAdmm implements ConstraintSolver {
                     fx = sg1 * (nx * fn + tx * ft + sx * fs);
                     fy = sg1 * (ny * fn + ty * ft + sy * fs);
                     fz = sg1 * (nz * fn + tz * ft + sz * fs);
-                    force[g + 6] = fx;
-                    force[g + 7] = fy;
-                    force[g + 8] = fz;
-                    force[g + 9] = ry1 * fz - rz1 * fy;
-                    force[g + 10] = rz1 * fx - rx1 * fz;
-                    force[g + 11] = rx1 * fy - ry1 * fx;
+                    wrench(force, 12 * c + 6, fx, fy, fz, cf, a1);
                 }
                 if (tracked) {
                     double dp = Math.max(Math.abs(dn), Math.max(Math.abs(dt), Math.abs(ds)));
