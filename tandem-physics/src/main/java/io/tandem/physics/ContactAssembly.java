@@ -92,6 +92,10 @@ final class ContactAssembly {
     private long[] blockBodyB = new long[0];
     private long[] blockPacked = new long[0];
     private int[] blockRow = new int[0];
+    /** per parallel chunk of the store: found two blocks out of pair order */
+    private boolean[] chunkUnordered = new boolean[0];
+    private final ParallelLoop.RangeBody storeRange = this::storeRange;
+    private ContactCache warmNow;
     private int contacts;
     private double maxDepth;
     /** body pairs joined by a joint (min << 32 | max), sorted: they never collide with each other */
@@ -226,7 +230,8 @@ final class ContactAssembly {
         // world pose and box of every collider, in parallel (each writes its own slots)
         stateNow = s;
         loop.run(n, posesRange);
-        ContactCache warm = s.contacts;
+        // the lookups walk the warm starts in pair order (a no-op unless entries were added since)
+        s.contacts.order();
         int np = broad.findPairs(n, aabbMin, aabbMax, group, pairs);
         growPairs(np);
         dynNow = dyn;
@@ -268,6 +273,8 @@ final class ContactAssembly {
         ContactCache warm = s.contacts;
         double[] nrm = chunkFrame[chunk];
         double depthMax = 0;
+        // the pairs come in pair order, as the warm starts do: one cursor walks them forward
+        int cursor = 0;
         for (int k = lo; k < hi; k++) {
             int points = pairCount[k];
             if (points == 0) {
@@ -285,6 +292,8 @@ final class ContactAssembly {
             RigidOps.perpendicular(nrm, 0, nrm, 3, nrm, 6);
             long idA = m.bodyId[ba];
             long idB = m.bodyId[bb];
+            long pairPacked = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb], 0);
+            cursor = warm.seek(cursor, idA, idB, pairPacked);
             for (int q = 0; q < points; q++) {
                 int block = pairBlock[k] + q;
                 int c = firstBlock + block;
@@ -340,10 +349,9 @@ final class ContactAssembly {
                     }
                 }
                 pr.e[r0] += depth < 0 ? -depth / h : -ERP * Math.max(0, depth - SLOP) / h;
-                long packed = ContactCache.packed(m.colliderShapeIndex[ca], m.colliderShapeIndex[cb],
-                        pairFeature[4 * k + q]);
+                long packed = pairPacked | (pairFeature[4 * k + q] & 0xFFFFFFFFL);
                 // the table is only read during the step (store writes it afterwards)
-                int slot = warm.find(idA, idB, packed);
+                int slot = warm.match(cursor, idA, idB, packed);
                 pr.p[r0] = slot >= 0 ? warm.value(slot, 0) : 0;
                 pr.p[r0 + 1] = slot >= 0 ? warm.value(slot, 1) : 0;
                 pr.p[r0 + 2] = slot >= 0 ? warm.value(slot, 2) : 0;
@@ -367,18 +375,40 @@ final class ContactAssembly {
             blockBodyB = new long[cap];
             blockPacked = new long[cap];
             blockRow = new int[cap];
+            chunkUnordered = new boolean[loop.chunks(cap)];
         }
     }
 
     /** Keeps this step's contact impulses in the state, for the next step's warm start. */
     void store(PhysicsState s, ConstraintProblem pr) {
-        // every lookup of this step is done: the table now takes this step's impulses
-        ContactCache warm = s.contacts;
-        warm.clear(contacts);
-        for (int k = 0; k < contacts; k++) {
-            int r = blockRow[k];
-            warm.put(blockBodyA[k], blockBodyB[k], blockPacked[k], pr.p[r], pr.p[r + 1], pr.p[r + 2]);
+        // every lookup of this step is done: the table now takes this step's impulses, in block
+        // order, which is pair order (each chunk checks its part; a run out of order is sorted)
+        warmNow = s.contacts;
+        problemNow = pr;
+        warmNow.startRun(contacts);
+        java.util.Arrays.fill(chunkUnordered, 0, loop.chunks(contacts), false);
+        loop.run(contacts, storeRange);
+        for (int k = 0; k < loop.chunks(contacts); k++) {
+            if (chunkUnordered[k]) {
+                warmNow.markUnordered();
+            }
         }
+        warmNow = null;
+        problemNow = null;
+    }
+
+    /** Warm-start entries [lo, hi) of this step's contact blocks. */
+    private void storeRange(int lo, int hi, int chunk) {
+        ContactCache warm = warmNow;
+        double[] p = problemNow.p;
+        boolean unordered = false;
+        for (int k = lo; k < hi; k++) {
+            int r = blockRow[k];
+            warm.set(k, blockBodyA[k], blockBodyB[k], blockPacked[k], p[r], p[r + 1], p[r + 2]);
+            unordered |= k > 0 && ContactCache.comparePairs(blockBodyA[k - 1], blockBodyB[k - 1], blockPacked[k - 1],
+                    blockBodyA[k], blockBodyB[k], blockPacked[k]) > 0;
+        }
+        chunkUnordered[chunk] = unordered;
     }
 
     private static void fill(double[] j, int r, double[] d, int d0, double rx, double ry, double rz, double sign) {

@@ -162,11 +162,12 @@ public final class PhysicsState {
      */
     public int copyContactWarmStarts(PhysicsState from, java.util.function.LongPredicate bodies) {
         ContactCache src = from.contacts;
+        // ordered first, so that an entry src holds twice is copied once, the one added last
+        src.order();
         int n = 0;
-        for (int i = 0; i < src.capacity(); i++) {
-            if (src.used(i) && (bodies.test(src.bodyA(i)) || bodies.test(src.bodyB(i)))) {
-                contacts.ensureRoom(1);
-                contacts.put(src.bodyA(i), src.bodyB(i), src.packed(i), src.value(i, 0), src.value(i, 1), src.value(i, 2));
+        for (int i = 0; i < src.size(); i++) {
+            if (bodies.test(src.bodyA(i)) || bodies.test(src.bodyB(i))) {
+                contacts.add(src.bodyA(i), src.bodyB(i), src.packed(i), src.value(i, 0), src.value(i, 1), src.value(i, 2));
                 n++;
             }
         }
@@ -185,15 +186,17 @@ public final class PhysicsState {
 
     /**
      * The contact warm starts touching a body whose global id {@code bodies} accepts, as values
-     * (to send them to another process). Allocates; the order is that of the internal table.
+     * (to send them to another process). Allocates; in pair order (body id A, shape A, body id B,
+     * shape B), so the same contacts give the same list.
      *
      * @param bodies accepts the global body ids whose contacts to export
      * @return the entries
      */
     public java.util.List<ContactWarmStart> contactWarmStarts(java.util.function.LongPredicate bodies) {
         java.util.List<ContactWarmStart> out = new java.util.ArrayList<>();
-        for (int i = 0; i < contacts.capacity(); i++) {
-            if (contacts.used(i) && (bodies.test(contacts.bodyA(i)) || bodies.test(contacts.bodyB(i)))) {
+        contacts.order();
+        for (int i = 0; i < contacts.size(); i++) {
+            if (bodies.test(contacts.bodyA(i)) || bodies.test(contacts.bodyB(i))) {
                 long p = contacts.packed(i);
                 out.add(new ContactWarmStart(contacts.bodyA(i), (int) (p >>> 47), contacts.bodyB(i), (int) (p >>> 32) & 0x7FFF,
                         (int) p, contacts.value(i, 0), contacts.value(i, 1), contacts.value(i, 2)));
@@ -209,8 +212,7 @@ public final class PhysicsState {
      * @param w the entry
      */
     public void putContactWarmStart(ContactWarmStart w) {
-        contacts.ensureRoom(1);
-        contacts.put(w.bodyA(), w.bodyB(), ContactCache.packed(w.shapeA(), w.shapeB(), w.feature()), w.normal(),
+        contacts.add(w.bodyA(), w.bodyB(), ContactCache.packed(w.shapeA(), w.shapeB(), w.feature()), w.normal(),
                 w.tangent1(), w.tangent2());
     }
 }
