@@ -87,6 +87,7 @@ final class ContactAssembly {
     private double[] velNow;
     private double timeStepNow;
     private int firstBlock;
+    private int firstRow;
     /** per contact row block of this step: its warm-start key (body A, body B, packed) */
     private long[] blockBodyA = new long[0];
     private long[] blockBodyB = new long[0];
@@ -248,7 +249,9 @@ final class ContactAssembly {
         problemNow = pr;
         velNow = vel;
         timeStepNow = h;
-        firstBlock = pr.addBlocks(ConstraintProblem.CONTACT, blocks, 3);
+        firstRow = pr.totalRows;
+        // each block's kind and rows are set by its pair in rows
+        firstBlock = pr.reserveBlocks(blocks, 3);
         if (compactOnly) {
             pr.armedRows = false;
         }
@@ -297,12 +300,15 @@ final class ContactAssembly {
             for (int q = 0; q < points; q++) {
                 int block = pairBlock[k] + q;
                 int c = firstBlock + block;
+                int r0 = firstRow + 3 * block;
+                pr.kind[c] = ConstraintProblem.CONTACT;
+                pr.rows[c] = 3;
+                pr.rowStart[c] = r0;
                 pr.bodyA[c] = da;
                 pr.bodyB[c] = db;
                 pr.mu[c] = mu;
                 double depth = pairDepth[4 * k + q];
                 depthMax = Math.max(depthMax, depth);
-                int r0 = pr.rowStart[c];
                 double px = pairPoint[12 * k + 3 * q];
                 double py = pairPoint[12 * k + 3 * q + 1];
                 double pz = pairPoint[12 * k + 3 * q + 2];

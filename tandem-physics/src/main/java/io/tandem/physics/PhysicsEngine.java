@@ -98,6 +98,8 @@ public final class PhysicsEngine implements AutoCloseable {
     private final double[][] chunkInertia;
     /** per parallel chunk: its first body with a non-finite velocity, or -1 */
     private final int[] chunkNonFinite;
+    /** the problem's bodies and subsystems are laid out (the first step does it) */
+    private boolean laidOut;
     /** the state being stepped, for the per-body loops */
     private PhysicsState stateNow;
     // loop bodies as fields: a bound method reference would allocate on every call
@@ -323,10 +325,15 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         stateNow = s;
         loop.run(m.bodies, firstDriftRange);
-        // 2. dynamics of every subsystem
-        pr.resetBodies(n);
-        pr.group(groups);
-        pr.layoutStructure();
+        // 2. dynamics of every subsystem (bodies and subsystems are laid out once: they never change)
+        if (laidOut) {
+            pr.clearBlocks();
+        } else {
+            pr.resetBodies(n);
+            pr.group(groups);
+            pr.layoutStructure();
+            laidOut = true;
+        }
         loop.run(n, dynamicsRange);
         // 3. constraints
         joints.assemble(s, pr, dyn, vel, h);

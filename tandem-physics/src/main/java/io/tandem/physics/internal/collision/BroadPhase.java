@@ -16,8 +16,9 @@ import io.tandem.physics.internal.parallel.ParallelLoop;
  *     with infinite bounds pairs an arbitrary plane with every non-static collider and a floor
  *     (half-infinite box) with every non-static collider that reaches down to it. O(planes x n);
  *   - bounded: handed to the chosen algorithm.
- * The algorithms append pairs in their own order; PairBuffer.sort then orders them with two
- * counting-sort passes (O(pairs + n), no comparison sort, no worst case).
+ * The algorithms append pairs in their own order; PairBuffer.sort then orders them with one
+ * counting-sort pass by the first index (O(pairs + n)) and a sort of each first index's few pairs
+ * by the second, in parallel (insertion sort; a heap sort for a long run, so no quadratic case).
  *
  * Algorithms (SweepAndPrune, UniformGrid): see their notes. Measured with BroadPhaseMeasurement
  * (test folder, run by hand): spheres r = 0.1 with AABB margin 0.01 plus a static floor plane;
@@ -224,7 +225,7 @@ public final class BroadPhase {
         } else if (nu > 0) {
             unboundedTests(aabbMin, aabbMax, group, nu, 0, n, out);
         }
-        out.sort(n);
+        out.sort(n, loop);
         return out.size();
     }
 

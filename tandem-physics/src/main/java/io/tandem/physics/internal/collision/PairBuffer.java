@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.collision;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
 /**
  * A growable list of collider index pairs (i, j), reused across steps: it grows (allocates) only
  * when a step produces more pairs than ever before, so in steady state it does not allocate.
@@ -93,8 +95,13 @@ public final class PairBuffer {
         size += n;
     }
 
-    /** Sorts by first, then second index: two stable counting-sort passes (LSD radix), O(size + n). */
-    void sort(int n) {
+    /**
+     * Sorts by first, then second index: one counting-sort pass by the first index (O(size + n)),
+     * then each first index's pairs by the second, in parallel chunks of first indices (insertion
+     * sort; a heap sort, O(k log k) and in place, for a long run such as a floor's pairs). The
+     * result is the one order of distinct pairs, so it is the same for any thread count.
+     */
+    void sort(int n, ParallelLoop loop) {
         if (size < 2) {
             return;
         }
@@ -104,23 +111,81 @@ public final class PairBuffer {
         if (counts.length < n + 1) {
             counts = new int[n + 1];
         }
-        countingPass(pairs, scratch, 1, n);
-        countingPass(scratch, pairs, 0, n);
-    }
-
-    private void countingPass(int[] from, int[] to, int keyOffset, int n) {
         int[] c = counts;
         java.util.Arrays.fill(c, 0, n + 1, 0);
         for (int k = 0; k < size; k++) {
-            c[from[2 * k + keyOffset] + 1]++;
+            c[pairs[2 * k] + 1]++;
         }
         for (int v = 0; v < n; v++) {
             c[v + 1] += c[v];
         }
+        // scatter into scratch (counts then hold each run's end), then swap the two arrays
         for (int k = 0; k < size; k++) {
-            int pos = c[from[2 * k + keyOffset]]++;
-            to[2 * pos] = from[2 * k];
-            to[2 * pos + 1] = from[2 * k + 1];
+            int pos = c[pairs[2 * k]]++;
+            scratch[2 * pos] = pairs[2 * k];
+            scratch[2 * pos + 1] = pairs[2 * k + 1];
         }
+        int[] t = pairs;
+        pairs = scratch;
+        scratch = t;
+        loop.run(n, runsBody);
+    }
+
+    private final ParallelLoop.RangeBody runsBody = this::sortRuns;
+
+    /** Sorts the runs of first indices [lo, hi) by their second index (counts hold each run's end). */
+    private void sortRuns(int lo, int hi, int chunk) {
+        int[] c = counts;
+        int[] a = pairs;
+        for (int v = lo; v < hi; v++) {
+            int from = v == 0 ? 0 : c[v - 1];
+            int to = c[v];
+            if (to - from <= 32) {
+                // insertion sort of the seconds (the firsts are all v)
+                for (int i = from + 1; i < to; i++) {
+                    int x = a[2 * i + 1];
+                    int j = i - 1;
+                    while (j >= from && a[2 * j + 1] > x) {
+                        a[2 * j + 3] = a[2 * j + 1];
+                        j--;
+                    }
+                    a[2 * j + 3] = x;
+                }
+            } else {
+                heapSortSeconds(a, from, to - from);
+            }
+        }
+    }
+
+    /** Heap sort of the seconds of the k pairs from pair {@code from} (in place, allocation-free). */
+    private static void heapSortSeconds(int[] a, int from, int k) {
+        for (int i = k / 2 - 1; i >= 0; i--) {
+            siftDown(a, from, i, k);
+        }
+        for (int end = k - 1; end > 0; end--) {
+            int x = a[2 * from + 1];
+            a[2 * from + 1] = a[2 * (from + end) + 1];
+            a[2 * (from + end) + 1] = x;
+            siftDown(a, from, 0, end);
+        }
+    }
+
+    private static void siftDown(int[] a, int from, int i, int k) {
+        int x = a[2 * (from + i) + 1];
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= k) {
+                break;
+            }
+            if (child + 1 < k && a[2 * (from + child + 1) + 1] > a[2 * (from + child) + 1]) {
+                child++;
+            }
+            if (a[2 * (from + child) + 1] <= x) {
+                break;
+            }
+            a[2 * (from + i) + 1] = a[2 * (from + child) + 1];
+            i = child;
+        }
+        a[2 * (from + i) + 1] = x;
     }
 }

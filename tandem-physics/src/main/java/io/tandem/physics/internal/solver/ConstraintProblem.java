@@ -140,6 +140,17 @@ public final class ConstraintProblem {
     }
 
     /**
+     * Removes every block and row but keeps the bodies, their subsystems and the layout, for a
+     * caller whose bodies and grouping are those of the last {@link #layoutStructure} (the engine,
+     * step after step); A, b and v keep their values for the caller to overwrite.
+     */
+    public void clearBlocks() {
+        constraints = 0;
+        totalRows = 0;
+        armedRows = true;
+    }
+
+    /**
      * Groups bodies into subsystems: {@code groupOf[i]} is the subsystem of body i; subsystems
      * are numbered 0..n-1 and bodies keep their order inside a subsystem. Call after
      * {@link #resetBodies} and before {@link #layout}.
@@ -262,6 +273,28 @@ public final class ConstraintProblem {
      * @return the first new block
      */
     public int addBlocks(int blockKind, int count, int m) {
+        int first = reserveBlocks(count, m);
+        int r0 = totalRows - count * m;
+        for (int i = 0; i < count; i++) {
+            kind[first + i] = blockKind;
+            armed[first + i] = false;
+            rowStart[first + i] = r0 + i * m;
+            rows[first + i] = m;
+        }
+        return first;
+    }
+
+    /**
+     * {@link #addBlocks} for a caller that also sets each block's {@link #kind}, {@link #rows},
+     * {@link #rowStart} (block {@code first + i} at row {@code rowStart(first) + i m}, where the
+     * first new row is {@link #totalRows} before the call) and {@link #armed} in its own parallel
+     * loop: only sizes the arrays.
+     *
+     * @param count blocks to add, at least 0
+     * @param m     rows per block
+     * @return the first new block
+     */
+    public int reserveBlocks(int count, int m) {
         int first = constraints;
         constraints += count;
         kind = grow(kind, constraints);
@@ -272,7 +305,6 @@ public final class ConstraintProblem {
         mu = grow(mu, constraints);
         armed = grow(armed, constraints);
         contactFrame = grow(contactFrame, 15 * constraints);
-        int r0 = totalRows;
         totalRows += count * m;
         jA = grow(jA, 6 * totalRows);
         jB = grow(jB, 6 * totalRows);
@@ -281,12 +313,6 @@ public final class ConstraintProblem {
         lo = grow(lo, totalRows);
         hi = grow(hi, totalRows);
         p = grow(p, totalRows);
-        for (int i = 0; i < count; i++) {
-            kind[first + i] = blockKind;
-            armed[first + i] = false;
-            rowStart[first + i] = r0 + i * m;
-            rows[first + i] = m;
-        }
         return first;
     }
 

@@ -326,6 +326,37 @@ class BroadPhaseTest {
         assertThat(b.capacity()).isEqualTo(capacity);
     }
 
+    /**
+     * The sort's runs: short ones (insertion sort) and long ones (heap sort), such as a floor's
+     * hundreds of pairs in any order, on 1 and 3 threads, against a comparison sort.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 3})
+    void pairBufferSort_shortAndLongRunsInAnyOrder_matchComparisonSort(int threads) {
+        Random rnd = new Random(SEED);
+        int n = 400;
+        List<long[]> expected = new ArrayList<>();
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        PairBuffer b = new PairBuffer(4);
+        for (int k = 0; k < 3000; k++) {
+            // first index 0 and 7 take long runs, the others a few pairs each
+            int i = k % 5 == 0 ? 0 : (k % 5 == 1 ? 7 : rnd.nextInt(n - 1));
+            int j = i + 1 + rnd.nextInt(n - 1 - i);
+            if (seen.add((long) i * n + j)) {
+                b.add(i, j);
+                expected.add(new long[] {i, j});
+            }
+        }
+        expected.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+        try (ParallelLoop loop = ParallelLoop.withThreads(threads)) {
+            b.sort(n, loop);
+        }
+        assertThat(b.size()).isEqualTo(expected.size());
+        for (int k = 0; k < b.size(); k++) {
+            assertThat(new long[] {b.first(k), b.second(k)}).as("pair %d", k).containsExactly(expected.get(k));
+        }
+    }
+
     @Test
     void constructor_noAlgorithm_usesMeasuredDefault() {
         assertThat(new BroadPhase().algorithm()).isEqualTo(BroadPhase.DEFAULT_ALGORITHM);
