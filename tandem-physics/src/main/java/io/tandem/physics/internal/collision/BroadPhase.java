@@ -86,6 +86,10 @@ public final class BroadPhase {
     /** per parallel chunk of colliders: the pairs with unbounded colliders it found */
     private PairBuffer[] chunkPairs = new PairBuffer[0];
     private final ParallelLoop.RangeBody unboundedRange = this::unboundedChunk;
+    private final ParallelLoop.RangeBody classifyRange = this::classify;
+    private final ParallelLoop.RangeBody listRange = this::list;
+    /** per parallel chunk of colliders: its bounded, unbounded and invalid counts, then the first two's offsets */
+    private int[] chunkKinds = new int[0];
     // the current call's arguments, for unboundedChunk
     private double[] minNow;
     private double[] maxNow;
@@ -169,32 +173,30 @@ public final class BroadPhase {
             bounded = new int[cap];
             unbounded = new int[cap];
         }
+        // classify in parallel chunks, each counting its kinds; then each chunk lists its bounded
+        // and unbounded colliders at its offsets (a prefix sum over chunks): the lists keep index order
+        int chunks = loop.chunks(n);
+        if (chunkKinds.length < 3 * chunks) {
+            chunkKinds = new int[3 * Math.max(chunks, 2 * (chunkKinds.length / 3))];
+        }
+        minNow = aabbMin;
+        maxNow = aabbMax;
+        loop.run(n, classifyRange);
         int nb = 0;
         int nu = 0;
         invalid = 0;
-        for (int i = 0; i < n; i++) {
-            byte k = BOUNDED;
-            for (int a = 3 * i; a < 3 * i + 3; a++) {
-                double lo = aabbMin[a];
-                double hi = aabbMax[a];
-                if (!(lo <= hi)) {
-                    k = INVALID;
-                    break;
-                }
-                if (lo == Double.NEGATIVE_INFINITY || hi == Double.POSITIVE_INFINITY
-                        || lo == Double.POSITIVE_INFINITY || hi == Double.NEGATIVE_INFINITY) {
-                    k = UNBOUNDED;
-                }
-            }
-            kind[i] = k;
-            if (k == BOUNDED) {
-                bounded[nb++] = i;
-            } else if (k == UNBOUNDED) {
-                unbounded[nu++] = i;
-            } else {
-                invalid++;
-            }
+        for (int k = 0; k < chunks; k++) {
+            int b = chunkKinds[3 * k];
+            int u = chunkKinds[3 * k + 1];
+            invalid += chunkKinds[3 * k + 2];
+            chunkKinds[3 * k] = nb;
+            chunkKinds[3 * k + 1] = nu;
+            nb += b;
+            nu += u;
         }
+        loop.run(n, listRange);
+        minNow = null;
+        maxNow = null;
         if (algorithm == Algorithm.SWEEP_AND_PRUNE) {
             sweep.find(n, aabbMin, aabbMax, group, kind, nb, out);
         } else {
@@ -202,7 +204,6 @@ public final class BroadPhase {
         }
         // unbounded colliders (planes) against every collider, in parallel chunks of colliders,
         // each into its own buffer (the sort below puts the pairs in order)
-        int chunks = loop.chunks(n);
         if (nu > 0 && loop.threads() > 1 && chunks > 1) {
             if (chunkPairs.length < chunks) {
                 int old = chunkPairs.length;
@@ -227,6 +228,54 @@ public final class BroadPhase {
         }
         out.sort(n, loop);
         return out.size();
+    }
+
+    /** Kinds of colliders [lo, hi), and the chunk's counts of each into chunkKinds. */
+    private void classify(int lo, int hi, int chunk) {
+        double[] aabbMin = minNow;
+        double[] aabbMax = maxNow;
+        int nb = 0;
+        int nu = 0;
+        int bad = 0;
+        for (int i = lo; i < hi; i++) {
+            byte k = BOUNDED;
+            for (int a = 3 * i; a < 3 * i + 3; a++) {
+                double lower = aabbMin[a];
+                double upper = aabbMax[a];
+                if (!(lower <= upper)) {
+                    k = INVALID;
+                    break;
+                }
+                if (lower == Double.NEGATIVE_INFINITY || upper == Double.POSITIVE_INFINITY
+                        || lower == Double.POSITIVE_INFINITY || upper == Double.NEGATIVE_INFINITY) {
+                    k = UNBOUNDED;
+                }
+            }
+            kind[i] = k;
+            if (k == BOUNDED) {
+                nb++;
+            } else if (k == UNBOUNDED) {
+                nu++;
+            } else {
+                bad++;
+            }
+        }
+        chunkKinds[3 * chunk] = nb;
+        chunkKinds[3 * chunk + 1] = nu;
+        chunkKinds[3 * chunk + 2] = bad;
+    }
+
+    /** Colliders [lo, hi) into the bounded and unbounded lists, from the chunk's offsets in chunkKinds. */
+    private void list(int lo, int hi, int chunk) {
+        int nb = chunkKinds[3 * chunk];
+        int nu = chunkKinds[3 * chunk + 1];
+        for (int i = lo; i < hi; i++) {
+            if (kind[i] == BOUNDED) {
+                bounded[nb++] = i;
+            } else if (kind[i] == UNBOUNDED) {
+                unbounded[nu++] = i;
+            }
+        }
     }
 
     private void unboundedChunk(int lo, int hi, int chunk) {

@@ -97,8 +97,9 @@ public final class PairBuffer {
 
     /**
      * Sorts by first, then second index: one counting-sort pass by the first index (O(size + n)),
-     * then each first index's pairs by the second, in parallel chunks of first indices (insertion
-     * sort; a heap sort, O(k log k) and in place, for a long run such as a floor's pairs). The
+     * then each first index's pairs by the second, in parallel chunks of first indices (none for a
+     * run already in order, such as a floor's pairs; insertion sort for a short run; a heap sort,
+     * O(k log k) and in place, for a long one). The
      * result is the one order of distinct pairs, so it is the same for any thread count.
      */
     void sort(int n, ParallelLoop loop) {
@@ -140,6 +141,14 @@ public final class PairBuffer {
         for (int v = lo; v < hi; v++) {
             int from = v == 0 ? 0 : c[v - 1];
             int to = c[v];
+            // a run already in order (a floor's pairs come so) is left as it is
+            int sorted = from + 1;
+            while (sorted < to && a[2 * sorted - 1] < a[2 * sorted + 1]) {
+                sorted++;
+            }
+            if (sorted >= to) {
+                continue;
+            }
             if (to - from <= 32) {
                 // insertion sort of the seconds (the firsts are all v)
                 for (int i = from + 1; i < to; i++) {

@@ -36,8 +36,10 @@ import io.tandem.physics.internal.parallel.ParallelLoop;
  *     pile (the same change made SAP 1.4x faster there, see BroadPhase).
  *   - With a parallel loop, the dense grid's tests run in chunks of entries (each entry knows its
  *     cell), each chunk into its own pair buffer, appended in chunk order; BroadPhase sorts the
- *     pairs, so they are the same for any thread count. Binning, the hashed levels and the
- *     brute-force list stay serial.
+ *     pairs, so they are the same for any thread count. So are the levels (each chunk's minima,
+ *     maxima and counts, reduced in chunk order: exact in any order) and the dense grid's cell of
+ *     each entry; the counting sort into cells, the hashed levels and the brute-force list stay
+ *     serial.
  * All arrays are reused; they grow only with the number of colliders.
  *
  * [1] C. Ericson, "Real-Time Collision Detection", Morgan Kaufmann 2005.
@@ -94,6 +96,31 @@ final class UniformGrid {
     private PairBuffer[] chunkPairs = new PairBuffer[0];
     private final ParallelLoop.RangeBody denseRange = this::denseChunk;
     private int[] bucketCursor = new int[0];
+    /** per bounded collider, in input order: its largest extent */
+    private double[] entryExtent = new double[0];
+    /** per parallel chunk of entries: the smallest extent */
+    private double[] chunkEMin = new double[0];
+    /** per parallel chunk and level at [(chunk MAX_LEVELS + level) LEVEL_STATS]: count, largest extent, centre min x y z, centre max x y z */
+    private double[] chunkLevel = new double[0];
+    private static final int LEVEL_STATS = 8;
+    /** per level at [3 level]: the lowest and highest box centre */
+    private final double[] levelLo = new double[3 * MAX_LEVELS];
+    private final double[] levelHi = new double[3 * MAX_LEVELS];
+    private final ParallelLoop.RangeBody extentRange = this::extents;
+    private final ParallelLoop.RangeBody levelRange = this::levels;
+    private final ParallelLoop.RangeBody bucketRange = this::denseBuckets;
+    // the current call, for the parallel passes
+    private double[] minNow;
+    private double[] maxNow;
+    private int[] boundedNow;
+    private double eMinNow;
+    private int denseLevel;
+    private int denseNx;
+    private int denseNy;
+    private int denseNz;
+    private double denseOx;
+    private double denseOy;
+    private double denseOz;
     private int[] brute = new int[0];
     private boolean[] isBrute = new boolean[0];
 
@@ -136,29 +163,40 @@ final class UniformGrid {
             return;
         }
         ensure(m, bounded);
-        // levels
+        // levels, in parallel chunks of entries (minima, maxima and counts are exact in any order):
+        // the smallest largest-extent e_min, then each box's level and each level's count, largest
+        // extent and box-centre bounds
+        minNow = min;
+        maxNow = max;
+        boundedNow = bounded;
+        int chunks = loop.chunks(m);
+        loop.run(m, extentRange);
         double eMin = Double.POSITIVE_INFINITY;
-        for (int r = 0; r < m; r++) {
-            eMin = Math.min(eMin, extent(min, max, bounded[r]));
+        for (int k = 0; k < chunks; k++) {
+            eMin = Math.min(eMin, chunkEMin[k]);
         }
         if (!(eMin > 0)) {
             eMin = Double.MIN_NORMAL;
         }
+        eMinNow = eMin;
+        loop.run(m, levelRange);
         java.util.Arrays.fill(levelCount, 0);
         java.util.Arrays.fill(levelExtent, 0);
-        for (int r = 0; r < m; r++) {
-            int c = bounded[r];
-            double e = extent(min, max, c);
-            int level = 0;
-            double limit = eMin * LEVEL_RATIO;
-            while (e > limit && level < MAX_LEVELS - 1) {
-                level++;
-                limit *= LEVEL_RATIO;
+        java.util.Arrays.fill(levelLo, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(levelHi, Double.NEGATIVE_INFINITY);
+        for (int k = 0; k < chunks; k++) {
+            for (int l = 0; l < MAX_LEVELS; l++) {
+                int o = (k * MAX_LEVELS + l) * LEVEL_STATS;
+                if (chunkLevel[o] == 0) {
+                    continue;
+                }
+                levelCount[l] += (int) chunkLevel[o];
+                levelExtent[l] = Math.max(levelExtent[l], chunkLevel[o + 1]);
+                for (int d = 0; d < 3; d++) {
+                    levelLo[3 * l + d] = Math.min(levelLo[3 * l + d], chunkLevel[o + 2 + d]);
+                    levelHi[3 * l + d] = Math.max(levelHi[3 * l + d], chunkLevel[o + 5 + d]);
+                }
             }
-            entryObj[r] = c;
-            entryLevel[r] = level;
-            levelCount[level]++;
-            levelExtent[level] = Math.max(levelExtent[level], e);
         }
         // level tables; sparse coarse levels go to the brute-force list
         int finest = 0;
@@ -182,7 +220,12 @@ final class UniformGrid {
             buckets += 1 << bits;
         }
         int nBrute = 0;
-        for (int r = 0; r < m; r++) {
+        boolean anyBrute = false;
+        for (int l = 0; l < MAX_LEVELS; l++) {
+            anyBrute |= levelCount[l] > 0 && !levelGridded[l];
+        }
+        // (isBrute is read only by the brute-force tests below, which need it only when some box is)
+        for (int r = 0; anyBrute && r < m; r++) {
             int c = entryObj[r];
             isBrute[c] = !levelGridded[entryLevel[r]];
             if (isBrute[c]) {
@@ -206,6 +249,9 @@ final class UniformGrid {
                 }
             }
         }
+        minNow = null;
+        maxNow = null;
+        boundedNow = null;
     }
 
     /** The general path: every gridded level in its own hash table. */
@@ -280,29 +326,13 @@ final class UniformGrid {
         if (level < 0) {
             return true;
         }
-        double x0 = Double.POSITIVE_INFINITY;
-        double y0 = Double.POSITIVE_INFINITY;
-        double z0 = Double.POSITIVE_INFINITY;
-        double x1 = Double.NEGATIVE_INFINITY;
-        double y1 = Double.NEGATIVE_INFINITY;
-        double z1 = Double.NEGATIVE_INFINITY;
-        int entries = 0;
-        for (int r = 0; r < m; r++) {
-            if (entryLevel[r] != level) {
-                continue;
-            }
-            int i = 3 * entryObj[r];
-            double x = 0.5 * (min[i] + max[i]);
-            double y = 0.5 * (min[i + 1] + max[i + 1]);
-            double z = 0.5 * (min[i + 2] + max[i + 2]);
-            x0 = Math.min(x0, x);
-            y0 = Math.min(y0, y);
-            z0 = Math.min(z0, z);
-            x1 = Math.max(x1, x);
-            y1 = Math.max(y1, y);
-            z1 = Math.max(z1, z);
-            entries++;
-        }
+        double x0 = levelLo[3 * level];
+        double y0 = levelLo[3 * level + 1];
+        double z0 = levelLo[3 * level + 2];
+        double x1 = levelHi[3 * level];
+        double y1 = levelHi[3 * level + 1];
+        double z1 = levelHi[3 * level + 2];
+        int entries = levelCount[level];
         double inv = levelInv[level];
         double nxd = (x1 - x0) * inv + 3;
         double nyd = (y1 - y0) * inv + 3;
@@ -324,17 +354,20 @@ final class UniformGrid {
         }
         int[] begin = bucketBegin;
         java.util.Arrays.fill(begin, 0, cells + 1, 0);
+        // each entry's cell in parallel chunks, then the counts serially
+        denseLevel = level;
+        denseNx = nx;
+        denseNy = ny;
+        denseNz = nz;
+        denseOx = ox;
+        denseOy = oy;
+        denseOz = oz;
+        loop.run(m, bucketRange);
         for (int r = 0; r < m; r++) {
-            if (entryLevel[r] != level) {
-                entryBucket[r] = -1;
-                continue;
+            int b = entryBucket[r];
+            if (b >= 0) {
+                begin[b + 1]++;
             }
-            int i = 3 * entryObj[r];
-            int b = dense((0.5 * (min[i] + max[i]) - ox) * inv, nx)
-                    + nx * (dense((0.5 * (min[i + 1] + max[i + 1]) - oy) * inv, ny)
-                    + ny * dense((0.5 * (min[i + 2] + max[i + 2]) - oz) * inv, nz));
-            entryBucket[r] = b;
-            begin[b + 1]++;
         }
         for (int b = 0; b < cells; b++) {
             begin[b + 1] += begin[b];
@@ -382,6 +415,82 @@ final class UniformGrid {
             out.addAll(chunkPairs[k]);
         }
         return true;
+    }
+
+    /** Largest extents of entries [lo, hi) and their smallest, into chunkEMin. */
+    private void extents(int lo, int hi, int chunk) {
+        double eMin = Double.POSITIVE_INFINITY;
+        for (int r = lo; r < hi; r++) {
+            double e = extent(minNow, maxNow, boundedNow[r]);
+            entryExtent[r] = e;
+            eMin = Math.min(eMin, e);
+        }
+        chunkEMin[chunk] = eMin;
+    }
+
+    /** Levels of entries [lo, hi), and per level their count, largest extent and centre bounds, into chunkLevel. */
+    private void levels(int lo, int hi, int chunk) {
+        double[] min = minNow;
+        double[] max = maxNow;
+        double[] st = chunkLevel;
+        int base = chunk * MAX_LEVELS * LEVEL_STATS;
+        for (int l = 0; l < MAX_LEVELS; l++) {
+            int o = base + l * LEVEL_STATS;
+            st[o] = 0;
+            st[o + 1] = 0;
+            st[o + 2] = Double.POSITIVE_INFINITY;
+            st[o + 3] = Double.POSITIVE_INFINITY;
+            st[o + 4] = Double.POSITIVE_INFINITY;
+            st[o + 5] = Double.NEGATIVE_INFINITY;
+            st[o + 6] = Double.NEGATIVE_INFINITY;
+            st[o + 7] = Double.NEGATIVE_INFINITY;
+        }
+        for (int r = lo; r < hi; r++) {
+            int c = boundedNow[r];
+            double e = entryExtent[r];
+            int level = 0;
+            double limit = eMinNow * LEVEL_RATIO;
+            while (e > limit && level < MAX_LEVELS - 1) {
+                level++;
+                limit *= LEVEL_RATIO;
+            }
+            entryObj[r] = c;
+            entryLevel[r] = level;
+            int i = 3 * c;
+            double x = 0.5 * (min[i] + max[i]);
+            double y = 0.5 * (min[i + 1] + max[i + 1]);
+            double z = 0.5 * (min[i + 2] + max[i + 2]);
+            int o = base + level * LEVEL_STATS;
+            st[o]++;
+            st[o + 1] = Math.max(st[o + 1], e);
+            st[o + 2] = Math.min(st[o + 2], x);
+            st[o + 3] = Math.min(st[o + 3], y);
+            st[o + 4] = Math.min(st[o + 4], z);
+            st[o + 5] = Math.max(st[o + 5], x);
+            st[o + 6] = Math.max(st[o + 6], y);
+            st[o + 7] = Math.max(st[o + 7], z);
+        }
+    }
+
+    /** The dense grid's cell of entries [lo, hi) (-1 for another level), into entryBucket. */
+    private void denseBuckets(int lo, int hi, int chunk) {
+        double[] min = minNow;
+        double[] max = maxNow;
+        int level = denseLevel;
+        double inv = levelInv[level];
+        int nx = denseNx;
+        int ny = denseNy;
+        int nz = denseNz;
+        for (int r = lo; r < hi; r++) {
+            if (entryLevel[r] != level) {
+                entryBucket[r] = -1;
+                continue;
+            }
+            int i = 3 * entryObj[r];
+            entryBucket[r] = dense((0.5 * (min[i] + max[i]) - denseOx) * inv, nx)
+                    + nx * (dense((0.5 * (min[i + 1] + max[i + 1]) - denseOy) * inv, ny)
+                    + ny * dense((0.5 * (min[i + 2] + max[i + 2]) - denseOz) * inv, nz));
+        }
     }
 
     /** Coordinate in a directly indexed grid of n cells along an axis, kept in 1 .. n - 2 against rounding. */
@@ -529,6 +638,12 @@ final class UniformGrid {
             sMaxY = new double[cap];
             sMaxZ = new double[cap];
             brute = new int[cap];
+            entryExtent = new double[cap];
+        }
+        int chunks = loop.chunks(m);
+        if (chunkEMin.length < chunks) {
+            chunkEMin = new double[Math.max(chunks, 2 * chunkEMin.length)];
+            chunkLevel = new double[chunkEMin.length * MAX_LEVELS * LEVEL_STATS];
         }
         int maxIndex = 0;
         for (int r = 0; r < m; r++) {
