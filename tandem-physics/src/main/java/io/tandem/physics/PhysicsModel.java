@@ -490,6 +490,8 @@ public final class PhysicsModel {
         private final double[] gravity = {0, 0, -9.81};
         private SolverSettings solver = SolverSettings.defaults();
         private final List<BodyBuilder> bodies = new ArrayList<>();
+        /** the names of the bodies added: a hash set, so that a world of 10^6 bodies builds in linear time */
+        private final java.util.Set<String> bodyNames = new java.util.HashSet<>();
         private final List<JointBuilder> joints = new ArrayList<>();
 
         private Builder() {
@@ -535,10 +537,8 @@ public final class PhysicsModel {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("body name must not be empty");
             }
-            for (BodyBuilder b : bodies) {
-                if (b.name.equals(name)) {
-                    throw new IllegalArgumentException("body name '" + name + "' is used twice");
-                }
+            if (bodyNames.contains(name)) {
+                throw new IllegalArgumentException("body name '" + name + "' is used twice");
             }
             return new BodyBuilder(this, name);
         }
@@ -856,6 +856,10 @@ public final class PhysicsModel {
             if (type == BodyType.DYNAMIC && Double.isNaN(mass)) {
                 throw new IllegalArgumentException("dynamic body '" + name + "' needs a mass: call mass(m, ixx, iyy, izz)"
                         + " or give it a shape and a density");
+            }
+            if (!owner.bodyNames.add(name)) {
+                // two builders of one name, both started before either was added
+                throw new IllegalArgumentException("body name '" + name + "' is used twice");
             }
             owner.bodies.add(this);
             return owner.bodies.size() - 1;

@@ -65,8 +65,10 @@ public final class PhysicsCompiler {
         // global ids: a link's and a joint's index in the whole world, loaded or not
         long linkId = 0;
         long jointId = 0;
+        // a set: a List's contains made compiling quadratic in the models (10^5 bodies took minutes)
+        java.util.Set<String> loaded = new java.util.HashSet<>(loadedModels);
         for (World.Model m : world.models()) {
-            if (!loadedModels.contains(m.name())) {
+            if (!loaded.contains(m.name())) {
                 linkId += m.links().size();
                 jointId += m.joints().size();
                 continue;
