@@ -155,14 +155,17 @@ public final class SdfLoader {
             Element step = physics.child("max_step_size");
             if (step != null) {
                 double s = number(step);
-                if (!(s > 0)) {
-                    throw error(step, "max_step_size must be > 0 s, got " + s);
+                if (!(s >= 1e-9) || !(s <= MAX_STEP_S)) {
+                    throw error(step, "max_step_size must be between 1e-9 s (1 ns) and " + MAX_STEP_S + " s, got " + s);
                 }
                 stepNs = Math.round(s * 1e9);
             }
             Element r = physics.child("real_time_factor");
             if (r != null) {
                 rtf = number(r);
+                if (rtf < 0) {
+                    throw error(r, "real_time_factor must be >= 0 (0: as fast as possible), got " + rtf);
+                }
             }
         }
         Map<String, Pose> worldFrames = new HashMap<>();
@@ -306,7 +309,7 @@ public final class SdfLoader {
         Frames frames = new Frames(model, modelName);
         for (Element e : model.children) {
             switch (e.name) {
-                case "link" -> links.add(link(e, prefix, modelPose.compose(frames.pose(e.attribute("name")))));
+                case "link" -> links.add(link(e, prefix, modelPose.compose(frames.pose(e.attribute("name"))), isStatic));
                 case "model" -> {
                     String nested = required(e, "name");
                     Pose nestedPose = modelPose.compose(frames.pose(nested));
@@ -328,7 +331,7 @@ public final class SdfLoader {
         }
     }
 
-    private World.Link link(Element e, String prefix, Pose worldPose) {
+    private World.Link link(Element e, String prefix, Pose worldPose, boolean isStatic) {
         String name = prefix + required(e, "name");
         World.Inertial inertial = new World.Inertial(1, Pose.IDENTITY, 1, 0, 0, 1, 0, 1);
         Element in = e.child("inertial");
@@ -349,7 +352,21 @@ public final class SdfLoader {
                     }
                 }
             }
-            inertial = new World.Inertial(mass, ip, v[0], v[1], v[2], v[3], v[4], v[5]);
+            // a moving link needs a positive definite inertia (Sylvester: the leading minors > 0)
+            double ixx = v[0];
+            double ixy = v[1];
+            double ixz = v[2];
+            double iyy = v[3];
+            double iyz = v[4];
+            double izz = v[5];
+            double minor2 = ixx * iyy - ixy * ixy;
+            double det = ixx * (iyy * izz - iyz * iyz) - ixy * (ixy * izz - iyz * ixz) + ixz * (ixy * iyz - iyy * ixz);
+            if (!isStatic && !(ixx > 0 && minor2 > 0 && det > 0)) {
+                throw error(t == null ? in : t, "link '" + name + "': the inertia tensor is not positive definite (ixx " + ixx
+                        + ", iyy " + iyy + ", izz " + izz + ", ixy " + ixy + ", ixz " + ixz + ", iyz " + iyz
+                        + " kg m^2); give positive moments ixx, iyy, izz larger than the products, or make the model static");
+            }
+            inertial = new World.Inertial(mass, ip, ixx, ixy, ixz, iyy, iyz, izz);
         }
         List<World.Collision> collisions = new ArrayList<>();
         for (Element c : e.children("collision")) {
@@ -504,9 +521,13 @@ public final class SdfLoader {
         return value;
     }
 
+    /** The largest shape dimension accepted, m: beyond it the collision geometry loses its precision. */
+    static final double MAX_DIMENSION = 1e6;
+
     private double positive(Element e, double v) {
-        if (!(v > 0) || Double.isInfinite(v)) {
-            throw error(e, "<" + e.name + "> dimensions must be finite and > 0 m, got " + v);
+        if (!(v > 0) || !(v <= MAX_DIMENSION)) {
+            throw error(e, "<" + e.name + "> dimensions must be > 0 and at most " + MAX_DIMENSION + " m (1000 km), got " + v
+                    + "; for an unbounded floor use a <plane>");
         }
         return v;
     }
@@ -755,6 +776,9 @@ public final class SdfLoader {
         return v;
     }
 
+    /** The longest step accepted, s: a rigid-body step beyond it is no simulation (and 10^300 s overflowed the ns clock). */
+    static final double MAX_STEP_S = 3600;
+
     private double number(Element e) {
         return parse(e, e.text());
     }
@@ -770,8 +794,8 @@ public final class SdfLoader {
     private double parse(Element e, String s) {
         try {
             double v = Double.parseDouble(s);
-            if (Double.isNaN(v)) {
-                throw error(e, "<" + e.name + "> is NaN; give a number");
+            if (!Double.isFinite(v)) {
+                throw error(e, "<" + e.name + "> is " + s.trim() + "; give a finite number");
             }
             return v;
         } catch (NumberFormatException ex) {

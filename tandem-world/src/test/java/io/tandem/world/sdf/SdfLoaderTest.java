@@ -163,4 +163,47 @@ class SdfLoaderTest {
                 .hasMessageContaining("no/such.sdf: no such file");
         assertThatThrownBy(() -> parse("<robot name=\"r\"/>", new ArrayList<>())).hasMessageContaining("expected <sdf>");
     }
+
+    /** Numbers that read as numbers but are no physics: each refused at its line, with the fix. */
+    @Test
+    void load_nonFiniteOrAbsurdNumbers_errorNamesLineAndFix() {
+        String sphere = "<model name=\"m\"><link name=\"a\">\n<collision name=\"c\"><geometry><sphere><radius>%s</radius></sphere>"
+                + "</geometry></collision></link></model>";
+        assertThatThrownBy(() -> parse(world(String.format(sphere, "Infinity")), new ArrayList<>()))
+                .isInstanceOf(WorldFormatException.class).hasMessageStartingWith("t.sdf:5: ")
+                .hasMessageContaining("<radius> is Infinity; give a finite number");
+        assertThatThrownBy(() -> parse(world("<model name=\"m\"><pose>0 0 -Infinity 0 0 0</pose></model>"), new ArrayList<>()))
+                .hasMessageStartingWith("t.sdf:4: ").hasMessageContaining("-Infinity; give a finite number");
+        for (String huge : new String[] {"1e11", "1e308"}) {
+            assertThatThrownBy(() -> parse(world("<model name=\"m\"><link name=\"a\">\n<collision name=\"c\"><geometry><box><size>"
+                    + huge + " 1 1</size></box></geometry></collision></link></model>"), new ArrayList<>()))
+                    .hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("at most 1000000.0 m")
+                    .hasMessageContaining("use a <plane>");
+        }
+        String physics = "<physics name=\"p\" type=\"tandem\">\n<max_step_size>%s</max_step_size></physics>";
+        for (String step : new String[] {"1e300", "1e-12", "0"}) {
+            assertThatThrownBy(() -> parse(world(String.format(physics, step)), new ArrayList<>()))
+                    .hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("max_step_size must be between 1e-9 s");
+        }
+        assertThatThrownBy(() -> parse(world("<physics name=\"p\" type=\"tandem\">\n<real_time_factor>-1</real_time_factor></physics>"),
+                new ArrayList<>())).hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("real_time_factor must be >= 0");
+    }
+
+    /** A moving link's inertia must be positive definite; zero and negative moments were clamped silently. */
+    @Test
+    void load_degenerateInertiaOfMovingLink_refusedStaticAccepted() {
+        String link = "<link name=\"a\"><inertial><mass>1</mass>\n<inertia><ixx>%s</ixx><iyy>1</iyy><izz>1</izz>"
+                + "<ixy>%s</ixy></inertia></inertial></link>";
+        for (String[] bad : new String[][] {{"0", "0"}, {"-1", "0"}, {"1", "2"}}) {
+            assertThatThrownBy(() -> parse(world("<model name=\"m\">" + String.format(link, bad[0], bad[1]) + "</model>"),
+                    new ArrayList<>()))
+                    .hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("link 'a': the inertia tensor is not positive definite")
+                    .hasMessageContaining("or make the model static");
+        }
+        World w = parse(world("<model name=\"m\"><static>true</static>" + String.format(link, "0", "0") + "</model>"),
+                new ArrayList<>());
+        assertThat(w.models()).hasSize(1);
+        World ok = parse(world("<model name=\"m\">" + String.format(link, "2", "0.5") + "</model>"), new ArrayList<>());
+        assertThat(ok.models().get(0).links().get(0).inertial().ixy()).isEqualTo(0.5);
+    }
 }
