@@ -219,6 +219,15 @@ public final class SdfLoader {
                 kept.add(p);
             }
         }
+        // a level's <ref> to a model the world lacks (a typo, most often) loads nothing: say so
+        for (World.Level l : levels) {
+            for (String ref : l.refs()) {
+                if (!names.contains(ref)) {
+                    warnings.accept(file + ":" + l.line() + ": level '" + l.name() + "' refers to model '" + ref
+                            + "', which this world does not have: that <ref> loads nothing (check the name)");
+                }
+            }
+        }
         return new World(worldName, file, g[0], g[1], g[2], stepNs, rtf, models, kept, levels, levelPlugin);
     }
 

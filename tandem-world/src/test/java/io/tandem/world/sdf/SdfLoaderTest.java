@@ -189,6 +189,18 @@ class SdfLoaderTest {
                 new ArrayList<>())).hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("real_time_factor must be >= 0");
     }
 
+    /** A level's reference to a model the world lacks was ignored in silence; now a warning at the level's line. */
+    @Test
+    void load_levelRefToMissingModel_warnsWithLine() {
+        List<String> warnings = new ArrayList<>();
+        World w = parse(world("<model name=\"box\"><static>true</static></model>\n"
+                + "<plugin name=\"gz::sim\" filename=\"dummy\">\n<level name=\"l1\"><pose>0 0 0 0 0 0</pose>"
+                + "<geometry><box><size>2 2 2</size></box></geometry><ref>box</ref><ref>bxo</ref></level></plugin>"), warnings);
+        assertThat(w.levels()).hasSize(1);
+        assertThat(warnings).containsExactly("t.sdf:6: level 'l1' refers to model 'bxo', which this world does not have:"
+                + " that <ref> loads nothing (check the name)");
+    }
+
     /** A moving link's inertia must be positive definite; zero and negative moments were clamped silently. */
     @Test
     void load_degenerateInertiaOfMovingLink_refusedStaticAccepted() {
