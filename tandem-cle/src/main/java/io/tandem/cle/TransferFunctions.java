@@ -27,7 +27,9 @@ public final class TransferFunctions {
     /**
      * Instantiates a transfer function class: through its public constructor taking
      * {@code Map<String, Object>} (given {@code params}) if it has one, else its public no-argument
-     * constructor (then {@code params} must be empty).
+     * constructor (then {@code params} must be empty). Every parameter given must be read by the
+     * constructor (looked up by name, or the map iterated): a parameter it never reads is a typo
+     * in the experiment file, refused with the names the class does read.
      *
      * @param className fully qualified class name
      * @param params    the constructor's parameters (may be empty, not null). Not modified.
@@ -71,7 +73,16 @@ public final class TransferFunctions {
         }
         try {
             if (withParams != null) {
-                return (TransferFunction) withParams.newInstance(params);
+                ReadTracking tracked = new ReadTracking(params);
+                TransferFunction tf = (TransferFunction) withParams.newInstance(tracked);
+                java.util.List<String> unread = tracked.unread();
+                if (!unread.isEmpty()) {
+                    throw new IllegalArgumentException("unknown parameter" + (unread.size() > 1 ? "s " : " ")
+                            + String.join(", ", unread) + " (" + c.getSimpleName() + " reads "
+                            + (tracked.read.isEmpty() ? "none" : String.join(", ", tracked.read))
+                            + "); check the spelling");
+                }
+                return tf;
             }
             if (noArgs != null) {
                 if (!params.isEmpty()) {
@@ -88,6 +99,74 @@ public final class TransferFunctions {
         }
         throw new IllegalArgumentException("transfer function " + className + " needs a public constructor taking"
                 + " java.util.Map<String, Object> (the params) or a public no-argument constructor");
+    }
+
+    /**
+     * The params as the constructor sees them: an unmodifiable view that notes which names are
+     * looked up (get, getOrDefault, containsKey) and whether the whole map was iterated.
+     */
+    private static final class ReadTracking extends java.util.AbstractMap<String, Object> {
+        private final Map<String, Object> params;
+        final java.util.Set<String> read = new java.util.TreeSet<>();
+        private boolean iterated;
+
+        ReadTracking(Map<String, Object> params) {
+            this.params = params;
+        }
+
+        @Override
+        public Object get(Object key) {
+            note(key);
+            return params.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            note(key);
+            return params.containsKey(key);
+        }
+
+        @Override
+        public Object getOrDefault(Object key, Object defaultValue) {
+            note(key);
+            return params.getOrDefault(key, defaultValue);
+        }
+
+        @Override
+        public int size() {
+            return params.size();
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return params.isEmpty();
+        }
+
+        @Override
+        public java.util.Set<Entry<String, Object>> entrySet() {
+            iterated = true;
+            return java.util.Collections.unmodifiableMap(params).entrySet();
+        }
+
+        private void note(Object key) {
+            if (key instanceof String k) {
+                read.add(k);
+            }
+        }
+
+        /** @return the given names the constructor never looked up, sorted; none if it iterated the map */
+        java.util.List<String> unread() {
+            if (iterated) {
+                return java.util.List.of();
+            }
+            java.util.List<String> out = new java.util.ArrayList<>();
+            for (String k : new java.util.TreeSet<>(params.keySet())) {
+                if (!read.contains(k)) {
+                    out.add("'" + k + "'");
+                }
+            }
+            return out;
+        }
     }
 
     /**

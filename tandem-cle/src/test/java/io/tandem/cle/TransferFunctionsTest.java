@@ -37,6 +37,20 @@ class TransferFunctionsTest {
                 .hasMessageContaining("LeakyIntegrator device named 'l'");
     }
 
+    /** A misspelt parameter was ignored in silence (the default was used); now refused with the names the class reads. */
+    @Test
+    void instantiate_misspeltParameter_refusedNamingTheKnownOnes() {
+        assertThatThrownBy(() -> TransferFunctions.instantiate("io.tandem.cle.tf.LinearTwist",
+                Map.of("left_wheel_neuron", "l", "right_wheel_neuron", "r", "twist", "base", "linear_gian", 20), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown parameter 'linear_gian' (LinearTwist reads ")
+                .hasMessageContaining("linear_gain")
+                .hasMessageEndingWith("); check the spelling");
+        assertThatThrownBy(() -> TransferFunctions.instantiate("io.tandem.cle.tf.EyeSensorTransmit",
+                Map.of("camera", "c", "max_red_rate", 10, "max_non_red_rate", 1), null))
+                .hasMessageContaining("unknown parameters 'max_non_red_rate', 'max_red_rate' (EyeSensorTransmit reads ");
+    }
+
     @Test
     void instantiate_nameFromBeforeTheTfPackage_stillLoadsTheMovedClass() {
         // experiment files written for 0.1 name the tf_lib classes in the root package: mapped for one release
