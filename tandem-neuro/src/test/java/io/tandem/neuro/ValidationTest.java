@@ -124,4 +124,28 @@ class ValidationTest {
             assertThat(net.get(n.first(), "V_th")).isEqualTo(-55.0);
         }
     }
+
+    /**
+     * A network too large for int indices or for this JVM's heap is refused at the connect that
+     * would make it so, before anything is added (a Brunel network of 10^8 neurons ran 69 s into an
+     * OutOfMemoryError).
+     */
+    @Test
+    void connect_beyondIndicesOrHeap_refusedUpFrontWithTheFix() {
+        Population src = b.create("iaf_psc_alpha", 40_000);
+        Population tgt = b.create("iaf_psc_alpha", 60_000);
+        assertThatThrownBy(() -> b.connect(src, tgt, Connector.fixedIndegree(40_000), SynapseSpec.staticSynapse(1, 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the network would hold 2.40e+09 synapses, more than the 2147483639 one network holds");
+        // just beyond what this heap could build, whatever -Xmx the test JVM has
+        long fits = Runtime.getRuntime().maxMemory() / NetworkBuilder.BUILD_BYTES_PER_SYNAPSE;
+        int k = (int) Math.min(30_000, fits / 60_000 + 1);
+        if ((long) k * 60_000 > fits && (long) k * 60_000 <= NetworkBuilder.MAX_SYNAPSES) {
+            assertThatThrownBy(() -> b.connect(src, tgt, Connector.fixedIndegree(k, true, true), SynapseSpec.staticSynapse(1, 1)))
+                    .hasMessageContaining("GB of heap while it is built").hasMessageContaining("JAVA_OPTS=-Xmx");
+        }
+        // nothing was added: a small connect still works
+        b.connect(src, tgt, Connector.fixedIndegree(1), SynapseSpec.staticSynapse(1, 1));
+        assertThat(b.nodeCount()).isEqualTo(100_000);
+    }
 }
