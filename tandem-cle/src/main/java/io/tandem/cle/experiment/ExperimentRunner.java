@@ -20,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -389,12 +388,26 @@ public final class ExperimentRunner implements AutoCloseable {
      * @throws UncheckedIOException when a file cannot be written
      */
     public List<Path> writeOutputs(Path dir) {
+        return writeOutputs(dir, false);
+    }
+
+    /**
+     * {@link #writeOutputs(Path)}; with {@code partial} (a run stopped before its end), each file
+     * under its name marked {@code .partial} ({@code trajectory.partial.csv}), so that the outputs
+     * of an earlier complete run stay as they were.
+     *
+     * @param dir     the output folder (created if missing)
+     * @param partial whether the run stopped early
+     * @return the files written
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    public List<Path> writeOutputs(Path dir, boolean partial) {
         List<Path> written = new ArrayList<>();
         try {
             Files.createDirectories(dir);
             Trajectory t = loop.trajectory();
             if (t != null) {
-                Path f = file.outputs().trajectoryIn(dir);
+                Path f = marked(file.outputs().trajectoryIn(dir), partial);
                 writeAtomically(f, w -> {
                     w.write("time_s,x,y,z,yaw\n");
                     for (int i = 0; i < t.size(); i++) {
@@ -405,13 +418,13 @@ public final class ExperimentRunner implements AutoCloseable {
             }
             List<SpikeTrains> trains = loop.allSpikeTrains();
             if (!trains.isEmpty()) {
-                Path f = file.outputs().spikesIn(dir);
+                Path f = marked(file.outputs().spikesIn(dir), partial);
                 writeAtomically(f, w -> writeSpikes(w, trains));
                 written.add(f);
             }
             List<MultimeterTraces> traces = loop.multimeterTraces();
             if (!traces.isEmpty()) {
-                Path f = file.outputs().multimeterIn(dir);
+                Path f = marked(file.outputs().multimeterIn(dir), partial);
                 writeAtomically(f, w -> writeSamples(w, traces));
                 written.add(f);
             }
@@ -492,20 +505,26 @@ public final class ExperimentRunner implements AutoCloseable {
         }
     }
 
+    /** {@code name.ext} as {@code name.partial.ext} when partial. */
+    static Path marked(Path f, boolean partial) {
+        if (!partial) {
+            return f;
+        }
+        String n = f.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return f.resolveSibling(dot > 0 ? n.substring(0, dot) + ".partial" + n.substring(dot) : n + ".partial");
+    }
+
     private interface Body {
         void write(BufferedWriter w) throws IOException;
     }
 
     private static void writeAtomically(Path f, Body body) throws IOException {
-        Files.createDirectories(f.toAbsolutePath().getParent());
-        Path tmp = Files.createTempFile(f.toAbsolutePath().getParent(), "." + f.getFileName(), ".tmp");
-        try {
-            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+        try (io.tandem.world.OutputFile out = io.tandem.world.OutputFile.start(f)) {
+            try (BufferedWriter w = Files.newBufferedWriter(out.temp(), StandardCharsets.UTF_8)) {
                 body.write(w);
             }
-            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
+            out.commit();
         }
     }
 

@@ -101,6 +101,29 @@ class ExperimentRunnerTest {
         }
     }
 
+    /** Ctrl-C on tandem cle overwrote an earlier complete run's outputs with partial ones. */
+    @Test
+    void writeOutputs_partialRun_markedPartialEarlierOutputsKept() throws IOException {
+        ExperimentFile f = ExperimentFile.load(example());
+        Path out = dir.resolve("out");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("trajectory.csv"), "complete\n");
+        Files.writeString(out.resolve("spikes.csv"), "complete\n");
+        try (ExperimentRunner r = ExperimentRunner.build(f, null, getClass().getClassLoader())) {
+            r.run((k, t) -> k + 1 < 20);
+            List<Path> written = r.writeOutputs(out, true);
+            assertThat(written).containsExactly(out.resolve("trajectory.partial.csv"), out.resolve("spikes.partial.csv"));
+            assertThat(Files.readAllLines(out.resolve("trajectory.partial.csv"), StandardCharsets.UTF_8))
+                    .hasSize(1 + r.loop().trajectory().size());
+        }
+        assertThat(Files.readString(out.resolve("trajectory.csv"))).isEqualTo("complete\n");
+        assertThat(Files.readString(out.resolve("spikes.csv"))).isEqualTo("complete\n");
+        try (var files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("trajectory.csv", "spikes.csv",
+                    "trajectory.partial.csv", "spikes.partial.csv");
+        }
+    }
+
     @Test
     void build_unknownTransferFunctionClass_failsNamingTheFileLineAndClass() throws IOException {
         String text = Files.readString(example(), StandardCharsets.UTF_8).replace("io.tandem.cle.tf.LinearTwist",

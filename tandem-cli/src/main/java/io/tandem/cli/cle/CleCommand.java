@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * timeout, prints a progress line about once a second (standard error) and a summary, and writes
  * the robot's trajectory and the spike trains into the output folder. With {@code --json} the
  * standard output is one JSON object. Ctrl-C stops after the current loop step and still writes
- * what was simulated. Runs on the calling thread.
+ * what was simulated, under names marked {@code .partial} (the outputs of an earlier complete run
+ * stay), then exits with 130. Runs on the calling thread.
  */
 @Command(name = "cle", mixinStandardHelpOptions = true,
         description = {"Runs a closed-loop experiment: a brain and a world stepped together, transfer functions between"
@@ -148,7 +149,8 @@ public final class CleCommand implements Callable<Integer> {
             }
             List<Path> written;
             try {
-                written = r.writeOutputs(dir);
+                // a stopped run's outputs are marked .partial: an earlier complete run's stay
+                written = r.writeOutputs(dir, stop.isRequested());
             } catch (UncheckedIOException e) {
                 err.println("tandem cle: " + e.getMessage());
                 return 1;
@@ -162,7 +164,7 @@ public final class CleCommand implements Callable<Integer> {
                 }
             }
             stdout.flush();
-            return 0;
+            return stop.isRequested() ? 130 : 0;
         }
     }
 

@@ -2,6 +2,7 @@ package io.tandem.cli.sim;
 
 import io.tandem.cli.spi.PhysicsSolverOptions;
 import io.tandem.physics.SolverSettings;
+import io.tandem.world.OutputFile;
 import io.tandem.world.PoseRecorder;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
@@ -14,7 +15,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
@@ -219,91 +219,99 @@ public final class SimCommand implements Callable<Integer> {
         if ("secondary".equals(role)) {
             return DistributedSim.secondary(options, name != null ? name : defaultSecondaryName(), out, err);
         }
-        Path tmp = record == null ? null : Files.createTempFile(record.toAbsolutePath().getParent(), ".tandem-record", ".tmp");
-        boolean done = false;
+        // the record goes to a temporary file moved into place when the run completes (OutputFile);
+        // the stop signal is the outer resource, so that on Ctrl-C or SIGTERM the temporary file is
+        // gone before the JVM exits
         if ("primary".equals(role)) {
             int code;
-            try (Writer recordOut = tmp == null ? Writer.nullWriter()
-                    : new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8), 1 << 16);
-                 io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown()) {
-                code = DistributedSim.primary(options, tmp == null ? null : new PoseRecorder(recordOut, format), out, err, stop);
-                done = code == 0;
-            } finally {
-                if (tmp != null) {
-                    if (done) {
-                        Files.move(tmp, record, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                        out.println("record: " + record);
-                    } else {
-                        Files.deleteIfExists(tmp);
-                    }
+            try (io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
+                 OutputFile rec = record == null ? null : OutputFile.start(record)) {
+                try (Writer recordOut = rec == null ? Writer.nullWriter()
+                        : new BufferedWriter(Files.newBufferedWriter(rec.temp(), StandardCharsets.UTF_8), 1 << 16)) {
+                    code = DistributedSim.primary(options, rec == null ? null : new PoseRecorder(recordOut, format), out, err, stop);
+                }
+                if (code == 0 && rec != null) {
+                    rec.commit();
+                    out.println("record: " + record);
                 }
             }
             return code;
         }
-        try (Writer recordOut = tmp == null ? Writer.nullWriter() : new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8), 1 << 16);
-             WorldRunner runner = new WorldRunner(w, settings, useLevels)) {
-            if (tmp != null) {
-                runner.addListener(new PoseRecorder(recordOut, format));
+        try (io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
+             OutputFile rec = record == null ? null : OutputFile.start(record)) {
+            long done;
+            try (Writer recordOut = rec == null ? Writer.nullWriter()
+                    : new BufferedWriter(Files.newBufferedWriter(rec.temp(), StandardCharsets.UTF_8), 1 << 16);
+                 WorldRunner runner = new WorldRunner(w, settings, useLevels)) {
+                done = standalone(w, runner, rec == null ? null : new PoseRecorder(recordOut, format), stop, out, err);
             }
-            int[] levelEvents = new int[1];
-            runner.addListener((r, it, c) -> {
-                for (String l : c.loadedLevels()) {
-                    err.println("Loaded level [" + l + "] at iteration " + it);
-                    levelEvents[0]++;
-                }
-                for (String l : c.unloadedLevels()) {
-                    err.println("Unloaded level [" + l + "] at iteration " + it);
-                    levelEvents[0]++;
-                }
-            });
-            long start = System.nanoTime();
-            long lastProgress = start;
-            double stepS = w.stepSizeNs() / 1e9;
-            // the second half of the run, after the JIT warm-up
-            long halfNs = -1;
-            long halfSimNs = 0;
-            for (long i = 0; i < iterations; i++) {
-                runner.step();
-                long now = System.nanoTime();
-                if (halfNs < 0 && runner.iteration() >= iterations / 2) {
-                    halfNs = now;
-                    halfSimNs = runner.simTimeNs();
-                }
-                if (rtf > 0) {
-                    // pace: simulated time / rtf must not run ahead of wall time
-                    long due = start + (long) (runner.simTimeNs() / rtf);
-                    while ((now = System.nanoTime()) < due) {
-                        LockSupport.parkNanos(due - now);
-                    }
-                }
-                if (now - lastProgress > 1_000_000_000L) {
-                    lastProgress = now;
-                    err.printf(Locale.ROOT, "iteration %d / %d, sim time %.3f s, real-time factor %.2f, %d models loaded%n",
-                            runner.iteration(), iterations, runner.simTimeNs() / 1e9,
-                            runner.simTimeNs() / (double) (now - start), runner.loadedModels().size());
+            if (done < iterations) {
+                err.println("tandem sim: interrupted at iteration " + done + " of " + iterations
+                        + (rec != null ? ": no record written (" + record + " is as it was)" : ""));
+                return 130;
+            }
+            if (rec != null) {
+                rec.commit();
+                out.println("record: " + record);
+            }
+            return 0;
+        }
+    }
+
+    /** Steps a standalone world; @return the iterations run (fewer than asked when a stop was requested). */
+    private long standalone(World w, WorldRunner runner, PoseRecorder recorder, io.tandem.cli.internal.StopSignal stop,
+                            PrintWriter out, PrintWriter err) {
+        if (recorder != null) {
+            runner.addListener(recorder);
+        }
+        int[] levelEvents = new int[1];
+        runner.addListener((r, it, c) -> {
+            for (String l : c.loadedLevels()) {
+                err.println("Loaded level [" + l + "] at iteration " + it);
+                levelEvents[0]++;
+            }
+            for (String l : c.unloadedLevels()) {
+                err.println("Unloaded level [" + l + "] at iteration " + it);
+                levelEvents[0]++;
+            }
+        });
+        long start = System.nanoTime();
+        long lastProgress = start;
+        double stepS = w.stepSizeNs() / 1e9;
+        // the second half of the run, after the JIT warm-up
+        long halfNs = -1;
+        long halfSimNs = 0;
+        for (long i = 0; i < iterations && !stop.isRequested(); i++) {
+            runner.step();
+            long now = System.nanoTime();
+            if (halfNs < 0 && runner.iteration() >= iterations / 2) {
+                halfNs = now;
+                halfSimNs = runner.simTimeNs();
+            }
+            if (rtf > 0) {
+                // pace: simulated time / rtf must not run ahead of wall time
+                long due = start + (long) (runner.simTimeNs() / rtf);
+                while ((now = System.nanoTime()) < due && !stop.isRequested()) {
+                    LockSupport.parkNanos(Math.min(due - now, 50_000_000L));
                 }
             }
-            long end = System.nanoTime();
-            double wallS = (end - start) / 1e9;
-            double secondHalf = end == halfNs ? 0 : (runner.simTimeNs() - halfSimNs) / (double) (end - halfNs);
-            out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.4g"
-                            + " (second half %.4g), %d level loads/unloads, %d models loaded at the end, seed %d%n",
-                    w.name(), runner.iteration(), stepS, runner.simTimeNs() / 1e9, wallS,
-                    runner.simTimeNs() / 1e9 / wallS, secondHalf, levelEvents[0], runner.loadedModels().size(), seed);
-            done = true;
-        } finally {
-            if (tmp != null) {
-                if (done) {
-                    Files.move(tmp, record, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                } else {
-                    Files.deleteIfExists(tmp);
-                }
+            if (now - lastProgress > 1_000_000_000L) {
+                lastProgress = now;
+                err.printf(Locale.ROOT, "iteration %d / %d, sim time %.3f s, real-time factor %.2f, %d models loaded%n",
+                        runner.iteration(), iterations, runner.simTimeNs() / 1e9,
+                        runner.simTimeNs() / (double) (now - start), runner.loadedModels().size());
             }
         }
-        if (record != null) {
-            out.println("record: " + record);
-        }
-        return 0;
+        long end = System.nanoTime();
+        double wallS = (end - start) / 1e9;
+        double secondHalf = halfNs < 0 || end == halfNs ? 0 : (runner.simTimeNs() - halfSimNs) / (double) (end - halfNs);
+        out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.4g"
+                        + " (second half %.4g), %d level loads/unloads, %d models loaded at the end, seed %d%s%n",
+                w.name(), runner.iteration(), stepS, runner.simTimeNs() / 1e9, wallS,
+                runner.simTimeNs() / 1e9 / wallS, secondHalf, levelEvents[0], runner.loadedModels().size(), seed,
+                runner.iteration() < iterations ? " (interrupted)" : "");
+        out.flush();
+        return runner.iteration();
     }
 
     private static String defaultSecondaryName() {

@@ -69,7 +69,33 @@ class SimCommandTest {
         assertThat(run("sim", DROP.toString(), "--rtf", "-1")).isEqualTo(2);
         assertThat(record).doesNotExist();
         try (var files = Files.list(tmp)) {
-            assertThat(files.filter(p -> p.getFileName().toString().startsWith(".tandem-record"))).isEmpty();
+            assertThat(files.filter(p -> p.getFileName().toString().startsWith("."))).isEmpty();
+        }
+    }
+
+    /**
+     * SIGTERM (or Ctrl-C) on a standalone run with --record left a growing hidden temporary file
+     * and no summary; now the run stops, says where, keeps the earlier record and leaves nothing.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.SECONDS)
+    void sim_sigtermDuringRecordedRun_stopsCleanlyKeepsTheEarlierRecord() throws Exception {
+        Path record = tmp.resolve("poses.csv");
+        Files.writeString(record, "an earlier complete record\n");
+        try (io.tandem.cli.tools.TestChild sim = io.tandem.cli.tools.TestChild.tandem("sim", "sim", DROP.toString(),
+                "--iterations", "10000000", "--rtf", "1", "--record", record.toString())) {
+            sim.awaitLine(l -> l.startsWith("iteration "), 30_000);
+            try (java.util.stream.Stream<Path> files = Files.list(tmp)) {
+                assertThat(files.filter(p -> p.getFileName().toString().startsWith(".poses.csv."))).hasSize(1);
+            }
+            sim.process.toHandle().destroy(); // SIGTERM, as Ctrl-C (Process.destroy would close its output)
+            assertThat(sim.awaitExit(20_000)).as("output:%n%s", sim.output()).isEqualTo(143);
+            assertThat(sim.output()).contains("(interrupted)", "tandem sim: interrupted at iteration ",
+                    "no record written (" + record + " is as it was)");
+        }
+        assertThat(Files.readString(record)).isEqualTo("an earlier complete record\n");
+        try (java.util.stream.Stream<Path> files = Files.list(tmp)) {
+            assertThat(files.filter(p -> p.getFileName().toString().startsWith("."))).isEmpty();
         }
     }
 

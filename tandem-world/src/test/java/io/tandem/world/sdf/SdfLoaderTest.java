@@ -169,7 +169,7 @@ class SdfLoaderTest {
     void load_nonFiniteOrAbsurdNumbers_errorNamesLineAndFix() {
         String sphere = "<model name=\"m\"><link name=\"a\">\n<collision name=\"c\"><geometry><sphere><radius>%s</radius></sphere>"
                 + "</geometry></collision></link></model>";
-        assertThatThrownBy(() -> parse(world(String.format(sphere, "Infinity")), new ArrayList<>()))
+        assertThatThrownBy(() -> parse(world(String.format(java.util.Locale.ROOT, sphere, "Infinity")), new ArrayList<>()))
                 .isInstanceOf(WorldFormatException.class).hasMessageStartingWith("t.sdf:5: ")
                 .hasMessageContaining("<radius> is Infinity; give a finite number");
         assertThatThrownBy(() -> parse(world("<model name=\"m\"><pose>0 0 -Infinity 0 0 0</pose></model>"), new ArrayList<>()))
@@ -182,7 +182,7 @@ class SdfLoaderTest {
         }
         String physics = "<physics name=\"p\" type=\"tandem\">\n<max_step_size>%s</max_step_size></physics>";
         for (String step : new String[] {"1e300", "1e-12", "0"}) {
-            assertThatThrownBy(() -> parse(world(String.format(physics, step)), new ArrayList<>()))
+            assertThatThrownBy(() -> parse(world(String.format(java.util.Locale.ROOT, physics, step)), new ArrayList<>()))
                     .hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("max_step_size must be between 1e-9 s");
         }
         assertThatThrownBy(() -> parse(world("<physics name=\"p\" type=\"tandem\">\n<real_time_factor>-1</real_time_factor></physics>"),
@@ -207,15 +207,15 @@ class SdfLoaderTest {
         String link = "<link name=\"a\"><inertial><mass>1</mass>\n<inertia><ixx>%s</ixx><iyy>1</iyy><izz>1</izz>"
                 + "<ixy>%s</ixy></inertia></inertial></link>";
         for (String[] bad : new String[][] {{"0", "0"}, {"-1", "0"}, {"1", "2"}}) {
-            assertThatThrownBy(() -> parse(world("<model name=\"m\">" + String.format(link, bad[0], bad[1]) + "</model>"),
+            assertThatThrownBy(() -> parse(world("<model name=\"m\">" + String.format(java.util.Locale.ROOT, link, bad[0], bad[1]) + "</model>"),
                     new ArrayList<>()))
                     .hasMessageStartingWith("t.sdf:5: ").hasMessageContaining("link 'a': the inertia tensor is not positive definite")
                     .hasMessageContaining("or make the model static");
         }
-        World w = parse(world("<model name=\"m\"><static>true</static>" + String.format(link, "0", "0") + "</model>"),
+        World w = parse(world("<model name=\"m\"><static>true</static>" + String.format(java.util.Locale.ROOT, link, "0", "0") + "</model>"),
                 new ArrayList<>());
         assertThat(w.models()).hasSize(1);
-        World ok = parse(world("<model name=\"m\">" + String.format(link, "2", "0.5") + "</model>"), new ArrayList<>());
+        World ok = parse(world("<model name=\"m\">" + String.format(java.util.Locale.ROOT, link, "2", "0.5") + "</model>"), new ArrayList<>());
         assertThat(ok.models().get(0).links().get(0).inertial().ixy()).isEqualTo(0.5);
     }
 }
