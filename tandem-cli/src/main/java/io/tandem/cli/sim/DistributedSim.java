@@ -111,7 +111,19 @@ final class DistributedSim {
                 for (int i = 1; i <= o.localSecondaries(); i++) {
                     children.add(startSecondary("secondary-" + i, o, registry, err));
                 }
-                List<String> names = primary.awaitSecondaries(o.startTimeoutS() * S);
+                // a local secondary that exits before it joins, or a Ctrl-C, ends the wait at once
+                List<String> names = primary.awaitSecondaries(o.startTimeoutS() * S, () -> {
+                    if (stop.isRequested()) {
+                        return "stopped before the run started: " + stop.requested().join();
+                    }
+                    for (ChildJvm c : children) {
+                        if (!c.process().isAlive()) {
+                            return "local secondary '" + c.name() + "' exited with code " + c.process().exitValue()
+                                    + " before it joined (its output above, prefixed [" + c.name() + "])";
+                        }
+                    }
+                    return null;
+                });
                 err.println("secondaries: " + names);
                 long start = System.nanoTime();
                 long lastProgress = start;
@@ -238,6 +250,8 @@ final class DistributedSim {
     private static ChildJvm startSecondary(String name, Options o, String registry, PrintWriter err) {
         List<String> args = new ArrayList<>(List.of("sim", o.worldFile().toString(), "--network-role", "secondary",
                 "--name", name, "--registry", registry, "--start-timeout-s", Long.toString(o.startTimeoutS()),
+                // it ends with this process, even when this one is killed outright
+                "--parent-pid", Long.toString(ProcessHandle.current().pid()),
                 "--solver", o.solverName(), "--threads", Integer.toString(o.threads())));
         if (o.solverIterations() != null) {
             args.addAll(List.of("--solver-iterations", Integer.toString(o.solverIterations())));

@@ -99,6 +99,10 @@ public final class SimCommand implements Callable<Integer> {
             + " (default: secondary-HOST-PID).")
     String name;
 
+    /** set by a primary for the local secondaries it starts: they end with it, even when it is killed outright */
+    @Option(names = "--parent-pid", hidden = true, paramLabel = "PID")
+    Long parentPid;
+
     @Option(names = "--ack-timeout-ms", paramLabel = "MS", defaultValue = "10000", description = "Primary only: stop the run"
             + " when a secondary's step_ack is this late (default: ${DEFAULT-VALUE}, Gazebo's 10 s).")
     long ackTimeoutMs;
@@ -217,7 +221,11 @@ public final class SimCommand implements Callable<Integer> {
                     physics.solver().name(), solverIterations, physics.threads(), sceneEvery(sceneHz, w.stepSizeNs()));
         }
         if ("secondary".equals(role)) {
-            return DistributedSim.secondary(options, name != null ? name : defaultSecondaryName(), out, err);
+            String me = name != null ? name : defaultSecondaryName();
+            if (parentPid != null) {
+                exitWithParent(parentPid, me, err);
+            }
+            return DistributedSim.secondary(options, me, out, err);
         }
         // the record goes to a temporary file moved into place when the run completes (OutputFile);
         // the stop signal is the outer resource, so that on Ctrl-C or SIGTERM the temporary file is
@@ -312,6 +320,26 @@ public final class SimCommand implements Callable<Integer> {
                 runner.iteration() < iterations ? " (interrupted)" : "");
         out.flush();
         return runner.iteration();
+    }
+
+    /**
+     * A local secondary ends when the primary that started it does: otherwise a primary killed
+     * during the start-up (kill -9) left its secondaries waiting out their start timeout.
+     */
+    private static void exitWithParent(long pid, String me, PrintWriter err) {
+        java.util.Optional<ProcessHandle> parent = ProcessHandle.of(pid);
+        Runnable leave = () -> {
+            synchronized (err) {
+                err.println("tandem sim: secondary '" + me + "': the primary that started it (process " + pid
+                        + ") has ended; stopping");
+                err.flush();
+            }
+            System.exit(1);
+        };
+        if (parent.isEmpty()) {
+            leave.run();
+        }
+        parent.get().onExit().thenRun(leave);
     }
 
     private static String defaultSecondaryName() {

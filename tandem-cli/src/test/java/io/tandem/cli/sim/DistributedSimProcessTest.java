@@ -65,6 +65,53 @@ class DistributedSimProcessTest {
         assertThat(Files.mismatch(dist, alone)).as("first differing byte of the distributed and standalone records").isEqualTo(-1L);
     }
 
+    /** @return the primary's local secondaries' JVMs once it has started {@code n} of them */
+    private static List<ProcessHandle> localSecondaries(TestChild primary, int n) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            List<ProcessHandle> kids = primary.process.children().toList();
+            if (kids.size() >= n) {
+                return kids;
+            }
+            // no event tells when a process starts a child: poll its children
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+        }
+        throw new AssertionError("the primary started fewer than " + n + " local secondaries; output:\n" + primary.output());
+    }
+
+    /** A local secondary killed before it joined: the primary waited out its 60 s start timeout, then advised a flag value that validation rejects. */
+    @Test
+    void localSecondaryKilledBeforeItJoins_primaryEndsAtOnceNamingIt() throws Exception {
+        TestChild primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
+                "--partition", partition(), "--iterations", "1000", "--start-timeout-s", "60");
+        List<ProcessHandle> kids = localSecondaries(primary, 2);
+        long killedAt = System.nanoTime();
+        kids.get(0).destroyForcibly();
+        assertThat(primary.awaitExit(20_000)).as("primary; output:%n%s", primary.output()).isEqualTo(1);
+        long ms = (System.nanoTime() - killedAt) / 1_000_000;
+        assertThat(primary.output()).containsPattern("local secondary 'secondary-[12]' exited with code 137 before it joined")
+                .doesNotContain("--network-secondaries 0");
+        assertThat(ms).as("ms from SIGKILL to the primary's exit").isLessThan(15_000);
+        for (ProcessHandle k : kids) {
+            assertThat(k.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        }
+    }
+
+    /** A primary killed during the start-up (kill -9) left its local secondaries alive for about 62 s. */
+    @Test
+    void primaryKilledDuringStartUp_itsLocalSecondariesEndWithIt() throws Exception {
+        TestChild primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
+                "--partition", partition(), "--iterations", "1000", "--start-timeout-s", "60");
+        List<ProcessHandle> kids = localSecondaries(primary, 2);
+        long killedAt = System.nanoTime();
+        primary.process.destroyForcibly();
+        for (ProcessHandle k : kids) {
+            k.onExit().get(15, TimeUnit.SECONDS);
+        }
+        long ms = (System.nanoTime() - killedAt) / 1_000_000;
+        assertThat(ms).as("ms from the primary's SIGKILL to its secondaries' exit").isLessThan(10_000);
+    }
+
     /** A primary (paced to real time, so it runs until killed) and two secondaries on a registry of this JVM. */
     private List<TestChild> startRun(Registry reg, String partition, int secondaries, String... primaryArgs) throws Exception {
         List<TestChild> run = new ArrayList<>();

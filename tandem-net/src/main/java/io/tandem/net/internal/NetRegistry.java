@@ -227,6 +227,7 @@ public final class NetRegistry implements RegistryEndpoint {
         } catch (IOException e) {
             throw new TandemException("cannot create the registry directory " + dir.getParent() + " for " + uri + ": " + e, e);
         }
+        deleteOrphans(dir.getParent());
         MediaDriver.Context ctx = new MediaDriver.Context()
                 .aeronDirectoryName(dir.toString())
                 // a directory left by a crashed registry on this port is ours to clean: the port was free
@@ -245,6 +246,55 @@ public final class NetRegistry implements RegistryEndpoint {
             return MediaDriver.launch(ctx);
         } catch (RuntimeException e) {
             throw new TandemException("cannot start the media driver of registry " + uri + " in " + dir + ": " + e, e);
+        }
+    }
+
+    /**
+     * Deletes the media-driver directories of registries whose process no longer runs (killed with
+     * kill -9: a registry on a random port leaves one, tens of MB of RAM-backed /dev/shm, under a
+     * name no later registry reuses). The process is the one the driver wrote into its cnc.dat;
+     * a directory without a readable cnc.dat, or whose process still runs, is left alone.
+     */
+    static int deleteOrphans(Path parent) {
+        int deleted = 0;
+        try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(parent, "registry-*")) {
+            for (Path d : dirs) {
+                long pid = driverPid(d.resolve(io.aeron.CncFileDescriptor.CNC_FILE));
+                if (pid > 0 && ProcessHandle.of(pid).isEmpty()) {
+                    org.agrona.IoUtil.delete(d.toFile(), true);
+                    LOG.info("deleted the media-driver directory {} of a registry whose process {} no longer runs", d, pid);
+                    deleted++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not look for media-driver directories of stopped registries in {}: {}", parent, e.toString());
+        }
+        return deleted;
+    }
+
+    /** @return the driver's process id recorded in a cnc.dat, or -1 when there is none to read */
+    private static long driverPid(Path cnc) {
+        if (!Files.isRegularFile(cnc)) {
+            return -1;
+        }
+        java.nio.MappedByteBuffer map = null;
+        try {
+            map = org.agrona.IoUtil.mapExistingFile(cnc.toFile(), "cnc");
+            if (map.capacity() < io.aeron.CncFileDescriptor.END_OF_METADATA_OFFSET) {
+                return -1;
+            }
+            org.agrona.concurrent.UnsafeBuffer b = new org.agrona.concurrent.UnsafeBuffer(map);
+            int version = b.getIntVolatile(io.aeron.CncFileDescriptor.cncVersionOffset(0));
+            if (version != io.aeron.CncFileDescriptor.CNC_VERSION) {
+                return -1;
+            }
+            return b.getLong(io.aeron.CncFileDescriptor.pidOffset(0));
+        } catch (RuntimeException e) {
+            return -1;
+        } finally {
+            if (map != null) {
+                org.agrona.IoUtil.unmap(map);
+            }
         }
     }
 

@@ -128,6 +128,36 @@ class AeronTransportTest {
         assertThat(driverDir).doesNotExist();
     }
 
+    /**
+     * kill -9 of a registry on a random port left its media-driver directory (about 48 MB of
+     * /dev/shm) under a name no later registry reuses; the next registry now deletes the
+     * directories whose driver process no longer runs, and keeps those of running ones.
+     */
+    @Test
+    void registryStart_directoryOfAKilledRegistry_deletedThatOfARunningOneKept() throws Exception {
+        Path orphan = leftDriverDirectory("registry-127.0.0.1-1", 999_999_999L);
+        Path running = leftDriverDirectory("registry-127.0.0.1-2", ProcessHandle.current().pid());
+        registry();
+        assertThat(orphan).doesNotExist();
+        assertThat(running).isDirectory();
+    }
+
+    /** A media driver's directory as a driver leaves it when its process dies, with that process id in its cnc.dat. */
+    private Path leftDriverDirectory(String name, long pid) {
+        Path d = dir.resolve(name);
+        io.aeron.driver.MediaDriver.Context ctx = new io.aeron.driver.MediaDriver.Context().aeronDirectoryName(d.toString())
+                .dirDeleteOnStart(true).dirDeleteOnShutdown(false).threadingMode(io.aeron.driver.ThreadingMode.SHARED)
+                .termBufferSparseFile(true);
+        io.aeron.driver.MediaDriver.launch(ctx).close();
+        java.nio.MappedByteBuffer cnc = org.agrona.IoUtil.mapExistingFile(d.resolve("cnc.dat").toFile(), "cnc");
+        try {
+            new org.agrona.concurrent.UnsafeBuffer(cnc).putLong(io.aeron.CncFileDescriptor.pidOffset(0), pid);
+        } finally {
+            org.agrona.IoUtil.unmap(cnc);
+        }
+        return d;
+    }
+
     @Test
     void newcomer_receivesWhatMembersSendFromTheirJoinCallback() throws Exception {
         NetRegistry r = registry();

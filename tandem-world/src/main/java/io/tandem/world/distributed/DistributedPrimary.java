@@ -251,16 +251,34 @@ public final class DistributedPrimary implements WorldView {
      * @throws DistributedRunException when they do not all come in time
      */
     public synchronized List<String> awaitSecondaries(long timeoutNs) {
+        return awaitSecondaries(timeoutNs, () -> null);
+    }
+
+    /**
+     * {@link #awaitSecondaries(long)} that also ends the wait at once when {@code abort} gives a
+     * reason (polled about every 100 ms): a local secondary's process that exited, a Ctrl-C.
+     *
+     * @param timeoutNs how long to wait, ns
+     * @param abort     why to stop waiting, or null to go on
+     * @return the secondaries' names, sorted
+     * @throws DistributedRunException when they did not all join in time, or abort gave a reason
+     */
+    public synchronized List<String> awaitSecondaries(long timeoutNs, java.util.function.Supplier<String> abort) {
         long deadline = clock.getAsLong() + timeoutNs;
         while (joined.size() < expected) {
+            String why = abort.get();
+            if (why != null) {
+                throw new DistributedRunException("", 0, why + " (" + joined.size() + " of " + expected
+                        + " secondaries had joined: " + joined + ")");
+            }
             long left = deadline - clock.getAsLong();
             if (left <= 0) {
                 throw new DistributedRunException("", 0, "only " + joined.size() + " of " + expected + " secondaries "
                         + joined + " joined world '" + world.name() + "' within " + timeoutNs / 1_000_000_000.0 + " s: start "
                         + expected + " with 'tandem sim " + world.source() + " --network-role secondary' on the same registry"
-                        + " and partition, or give --network-secondaries " + joined.size());
+                        + " and partition" + (joined.isEmpty() ? "" : ", or give --network-secondaries " + joined.size()));
             }
-            waitNs(left);
+            waitNs(Math.min(left, 100_000_000L));
         }
         List<String> sorted = new ArrayList<>(joined);
         sorted.sort(null);
