@@ -233,7 +233,7 @@ final class DistributedSim {
         }
         try (Participant participant = p;
              DistributedSecondary s = new DistributedSecondary(o.world(), participant, o.solver(), System::nanoTime)) {
-            DistributedSecondary.Result r = s.run(o.startTimeoutS() * S);
+            DistributedSecondary.Result r = s.run(o.startTimeoutS() * S, o.ackTimeoutMs() * 1_000_000L);
             out.printf(Locale.ROOT, "secondary %s: %d iterations, %d performers taken over, %d handed over (%s)%n", name,
                     r.iterations(), r.handoversIn(), r.handoversOut(), r.reason());
             return 0;
@@ -250,6 +250,7 @@ final class DistributedSim {
     private static ChildJvm startSecondary(String name, Options o, String registry, PrintWriter err) {
         List<String> args = new ArrayList<>(List.of("sim", o.worldFile().toString(), "--network-role", "secondary",
                 "--name", name, "--registry", registry, "--start-timeout-s", Long.toString(o.startTimeoutS()),
+                "--ack-timeout-ms", Long.toString(o.ackTimeoutMs()),
                 // it ends with this process, even when this one is killed outright
                 "--parent-pid", Long.toString(ProcessHandle.current().pid()),
                 "--solver", o.solverName(), "--threads", Integer.toString(o.threads())));

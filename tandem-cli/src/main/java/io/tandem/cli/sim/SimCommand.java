@@ -103,8 +103,11 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--parent-pid", hidden = true, paramLabel = "PID")
     Long parentPid;
 
-    @Option(names = "--ack-timeout-ms", paramLabel = "MS", defaultValue = "10000", description = "Primary only: stop the run"
-            + " when a secondary's step_ack is this late (default: ${DEFAULT-VALUE}, Gazebo's 10 s).")
+    @Option(names = "--ack-timeout-ms", paramLabel = "MS", defaultValue = "10000", description = "The longest a peer may"
+            + " be silent in a distributed run: the primary stops the run when a secondary's step_ack is this late, a"
+            + " secondary stops when no step has come from the primary for this long (default: ${DEFAULT-VALUE}, Gazebo's"
+            + " 10 s; the primary passes its value to its local secondaries). A process that stops answering the"
+            + " membership (killed, or stopped longer than about 1 s) is lost sooner.")
     long ackTimeoutMs;
 
     @Option(names = "--scene-hz", paramLabel = "HZ", defaultValue = "60", description = "Primary only: publish the"
@@ -170,8 +173,9 @@ public final class SimCommand implements Callable<Integer> {
         if (!(sceneHz >= 0) || Double.isInfinite(sceneHz)) {
             throw new ParameterException(spec.commandLine(), "--scene-hz must be a finite number >= 0 (0: off), got " + sceneHz);
         }
-        if (ackTimeoutMs < 1 || startTimeoutS < 1) {
-            throw new ParameterException(spec.commandLine(), "--ack-timeout-ms and --start-timeout-s must be >= 1");
+        if (ackTimeoutMs < 1 || startTimeoutS < 1 || ackTimeoutMs > 86_400_000L || startTimeoutS > 86_400L) {
+            throw new ParameterException(spec.commandLine(), "--ack-timeout-ms and --start-timeout-s must be >= 1 and at"
+                    + " most a day (86400000 ms, 86400 s), got " + ackTimeoutMs + " ms and " + startTimeoutS + " s");
         }
         if (partition != null && !partition.matches("[A-Za-z0-9._-]+")) {
             throw new ParameterException(spec.commandLine(), "--partition must be letters, digits, '.', '_' or '-', got '"

@@ -166,6 +166,42 @@ class DistributedSimProcessTest {
         }
     }
 
+    /**
+     * A secondary stopped (SIGSTOP) long enough for the run to end without it waited forever,
+     * silently, once resumed; now it stops when nothing has come from the primary for
+     * --ack-timeout-ms, saying why.
+     */
+    @Test
+    void stoppedSecondaryResumedAfterTheRunEnded_exitsNamingTheSilence() throws Exception {
+        try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {
+            String partition = partition();
+            TestChild primary = start("primary", "sim", RELAY, "--network-role", "primary", "--network-secondaries", "2",
+                    "--registry", reg.uri(), "--partition", partition, "--iterations", "100000000", "--rtf", "1");
+            List<TestChild> secondaries = new ArrayList<>();
+            for (int i = 1; i <= 2; i++) {
+                secondaries.add(start("secondary-" + i, "sim", RELAY, "--network-role", "secondary", "--name", "secondary-" + i,
+                        "--registry", reg.uri(), "--partition", partition, "--ack-timeout-ms", "1500"));
+            }
+            primary.awaitLine(l -> l.startsWith("iteration "), 60_000);
+            TestChild stopped = secondaries.get(1);
+            // stopped longer than failure detection (about 1 s): the others drop it and end the run
+            new ProcessBuilder("kill", "-STOP", Long.toString(stopped.process.pid())).start().waitFor();
+            try {
+                assertThat(primary.awaitExit(10_000)).as("primary; output:%n%s", primary.output()).isEqualTo(1);
+                assertThat(secondaries.get(0).awaitExit(10_000)).isEqualTo(1);
+            } finally {
+                new ProcessBuilder("kill", "-CONT", Long.toString(stopped.process.pid())).start().waitFor();
+            }
+            long resumedAt = System.nanoTime();
+            assertThat(stopped.awaitExit(15_000)).as("resumed secondary; output:%n%s", stopped.output()).isEqualTo(1);
+            long ms = (System.nanoTime() - resumedAt) / 1_000_000;
+            assertThat(stopped.output()).containsPattern("secondary 'secondary-2': (nothing from the primary for [0-9]+ ms since"
+                    + " iteration [0-9]+ \\(the limit, --ack-timeout-ms, is 1500 ms\\)|lost the primary at iteration)");
+            // the silence limit (1.5 s), then up to the registry timeout (5 s) trying to leave a group that dropped it
+            assertThat(ms).as("ms from SIGCONT to the resumed secondary's exit").isLessThan(10_000);
+        }
+    }
+
     @Test
     void killMinus9Primary_secondariesExitWithin2sNamingItAndTheIteration() throws Exception {
         try (Registry reg = Registry.start("tandem://127.0.0.1:0")) {

@@ -65,6 +65,8 @@ public final class DistributedSecondary implements AutoCloseable {
     private final String name;
     private final CompletableFuture<Result> done = new CompletableFuture<>();
     private volatile boolean started;
+    /** when the last message from the primary arrived (clock), for the silence timeout */
+    private volatile long lastHeardNs;
     private final DataPublisher ackPublisher;
     private final DataPublisher helloPublisher;
     private WorldRunner runner;
@@ -101,19 +103,44 @@ public final class DistributedSecondary implements AutoCloseable {
      * @throws DistributedRunException on a failure: the primary lost, a refusal, a failure stop
      */
     public Result run(long startTimeoutNs) {
+        return run(startTimeoutNs, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #run(long)} that also ends when nothing has come from the primary for
+     * {@code silenceTimeoutNs} once the run started (its steps come all the time, paused ones
+     * included): so a secondary that was stopped (SIGSTOP) or cut off long enough to be dropped by
+     * the others does not wait forever when it resumes.
+     *
+     * @param startTimeoutNs   how long to wait for the primary's first step, ns
+     * @param silenceTimeoutNs the longest the primary may be silent after its first step, ns
+     * @return how the run ended
+     * @throws DistributedRunException on a failure: the primary lost or silent, a refusal, a failure stop
+     */
+    public Result run(long startTimeoutNs, long silenceTimeoutNs) {
         helloPublisher.publish(DistributedMessages.encode(new DistributedMessages.Hello(name, world.name(), WorldDigest.of(world))));
         LOG.info("Secondary [{}] waiting for the primary of world '{}'", name, world.name());
         try {
-            try {
-                return done.get(startTimeoutNs, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                if (!started) {
-                    done.completeExceptionally(new DistributedRunException(DistributedPrimary.NAME, 0, "secondary '" + name
-                            + "': no primary started world '" + world.name() + "' within " + startTimeoutNs / 1_000_000_000.0
-                            + " s: start 'tandem sim " + world.source() + " --network-role primary' on the same registry"
-                            + " and partition"));
+            long begin = clock.getAsLong();
+            long check = Math.max(1_000_000L, Math.min(silenceTimeoutNs / 4, 250_000_000L));
+            while (true) {
+                try {
+                    return done.get(check, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    long now = clock.getAsLong();
+                    if (!started && now - begin > startTimeoutNs) {
+                        done.completeExceptionally(new DistributedRunException(DistributedPrimary.NAME, 0, "secondary '" + name
+                                + "': no primary started world '" + world.name() + "' within " + startTimeoutNs / 1_000_000_000.0
+                                + " s: start 'tandem sim " + world.source() + " --network-role primary' on the same registry"
+                                + " and partition"));
+                    } else if (started && now - lastHeardNs > silenceTimeoutNs) {
+                        done.completeExceptionally(new DistributedRunException(DistributedPrimary.NAME, iteration(),
+                                "secondary '" + name + "': nothing from the primary for " + (now - lastHeardNs) / 1_000_000
+                                        + " ms since iteration " + iteration() + " (the limit, --ack-timeout-ms, is "
+                                        + silenceTimeoutNs / 1_000_000 + " ms): this process was stopped or cut off and the"
+                                        + " run went on or ended without it; stopping"));
+                    }
                 }
-                return done.get();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -130,6 +157,9 @@ public final class DistributedSecondary implements AutoCloseable {
     private void onEvent(Object ev) {
         if (done.isDone()) {
             return;
+        }
+        if (ev instanceof Frame) {
+            lastHeardNs = clock.getAsLong();
         }
         try {
             handle(ev);
