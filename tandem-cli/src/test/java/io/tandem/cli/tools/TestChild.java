@@ -21,8 +21,12 @@ public final class TestChild implements AutoCloseable {
     private boolean eof; // guarded by lines
 
     private TestChild(String name, String mainClass, String... args) {
+        this(name, List.of(), mainClass, args);
+    }
+
+    private TestChild(String name, List<String> launcher, String mainClass, String... args) {
         this.name = name;
-        this.jvm = ChildJvm.builder(name, mainClass)
+        this.jvm = ChildJvm.builder(name, mainClass).launcher(launcher)
                 .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn").inheritProperties(false)
                 .args(List.of(args)).tailLines(0).onLine(this::add).onOutputEnd(this::ended).start();
@@ -32,6 +36,11 @@ public final class TestChild implements AutoCloseable {
     /** Starts {@code tandem ARGS...} in a new JVM. */
     public static TestChild tandem(String name, String... args) {
         return new TestChild(name, TandemCli.class.getName(), args);
+    }
+
+    /** Starts {@code tandem ARGS...} in a new JVM in network namespace {@code ns} ({@code ip netns exec}). */
+    public static TestChild tandemIn(String ns, String name, String... args) {
+        return new TestChild(name, List.of("ip", "netns", "exec", ns), TandemCli.class.getName(), args);
     }
 
     /** Starts a main class in a new JVM. */

@@ -270,6 +270,7 @@ public final class ChildJvm implements AutoCloseable {
         private final String name;
         private final String mainClass;
         private final List<String> jvmOptions = new ArrayList<>();
+        private final List<String> launcher = new ArrayList<>();
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<String> args = new ArrayList<>();
         private String classpath;
@@ -288,6 +289,17 @@ public final class ChildJvm implements AutoCloseable {
             }
             this.name = name;
             this.mainClass = mainClass;
+        }
+
+        /**
+         * @param command a command that runs the java command line given after it, in order: e.g.
+         *                {@code ip netns exec NS} (another network namespace) or {@code taskset -c 0};
+         *                it must exec java (so that the child's process is the JVM). Not modified.
+         * @return this
+         */
+        public Builder launcher(List<String> command) {
+            launcher.addAll(command);
+            return this;
         }
 
         /**
@@ -386,7 +398,7 @@ public final class ChildJvm implements AutoCloseable {
 
         /** @return the command line the child runs */
         public List<String> command() {
-            List<String> cmd = new ArrayList<>();
+            List<String> cmd = new ArrayList<>(launcher);
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("--add-exports");
             cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");

@@ -17,6 +17,7 @@ import io.tandem.net.internal.ControlMessage.JoinRequest;
 import io.tandem.net.internal.ControlMessage.JoinReserved;
 import io.tandem.net.internal.ControlMessage.LeaveRequest;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
@@ -129,13 +130,14 @@ public final class NetSession implements TransportSession {
             channel.setReceiver(new ControlReceiver());
             channel.connect(JGroupsStack.CLUSTER_NAME);
         } catch (Exception e) {
-            throw new TandemException("cannot reach the registry at " + registry + ": " + e, e);
+            throw new TandemException("cannot reach the registry at " + registry + " from " + bind.getHostAddress() + ": " + e, e);
         }
         View view = channel.getView();
         Address coord = view.getCoord();
         if (view.size() < 2 || coord.equals(channel.getAddress())) {
             throw new TandemException("no registry answered at " + registry + " within " + config.registryTimeoutMs()
-                    + " ms; start one (tandem registry --listen " + registry + ") or check the URI ("
+                    + " ms from " + bind.getHostAddress() + "; start one (tandem registry --listen " + registry + "), check the"
+                    + " URI, or bind to another local address (" + NetConfig.BIND_ADDRESS_PROP_NAME + "; "
                     + NetConfig.REGISTRY_TIMEOUT_PROP_NAME + " sets the wait)");
         }
         String coordName = NameCache.get(coord);
@@ -227,12 +229,35 @@ public final class NetSession implements TransportSession {
     }
 
     private InetAddress bindAddress() {
+        return bindAddressFor(config, registry.address());
+    }
+
+    /**
+     * The local address a member binds to: the configured one; else, for a registry on loopback,
+     * loopback; else the source address of the route to the registry (a connected UDP socket
+     * asks the kernel, sending nothing). Not InetAddress.getLocalHost(): on Debian-style hosts the
+     * host name maps to 127.0.1.1 or 127.0.0.1, and a member bound there cannot reach, nor be
+     * reached by, a registry on another host.
+     */
+    static InetAddress bindAddressFor(NetConfig config, InetSocketAddress registry) {
         try {
             if (config.bindAddress() != null) {
                 return InetAddress.getByName(config.bindAddress());
             }
-            InetAddress r = registry.address().getAddress();
-            return r.isLoopbackAddress() ? r : InetAddress.getLocalHost();
+            InetAddress r = registry.getAddress();
+            if (r.isLoopbackAddress()) {
+                return r;
+            }
+            try (java.net.DatagramSocket probe = new java.net.DatagramSocket()) {
+                probe.connect(r, registry.getPort());
+                InetAddress local = probe.getLocalAddress();
+                if (local != null && !local.isAnyLocalAddress()) {
+                    return local;
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.debug("no route to the registry at {}: {}", registry, e.toString());
+            }
+            return InetAddress.getLocalHost();
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("cannot resolve the bind address (" + NetConfig.BIND_ADDRESS_PROP_NAME
                     + "): " + e.getMessage(), e);

@@ -129,6 +129,36 @@ class AeronTransportTest {
     }
 
     /**
+     * A member of a registry on another host bound to InetAddress.getLocalHost(), which on
+     * Debian-style hosts (the host name on 127.0.1.1 or 127.0.0.1, as on this machine) is
+     * loopback: multi-host runs never started. Now it binds to the source address of the route to
+     * the registry: for a registry at one of this host's own non-loopback addresses, that address.
+     */
+    @Test
+    void bindAddress_registryOnANonLoopbackAddress_theRoutesSourceAddressNotLoopback() throws Exception {
+        List<java.net.InetAddress> own = new ArrayList<>();
+        for (java.net.NetworkInterface ni : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            if (ni.isUp() && !ni.isLoopback()) {
+                for (java.net.InetAddress a : java.util.Collections.list(ni.getInetAddresses())) {
+                    if (a instanceof java.net.Inet4Address) {
+                        own.add(a);
+                    }
+                }
+            }
+        }
+        org.junit.jupiter.api.Assumptions.assumeFalse(own.isEmpty(), "this host has a non-loopback IPv4 address");
+        NetConfig plain = NetConfig.builder().build();
+        for (java.net.InetAddress a : own) {
+            assertThat(NetSession.bindAddressFor(plain, new java.net.InetSocketAddress(a, 8500))).as("registry at %s", a)
+                    .isEqualTo(a);
+        }
+        java.net.InetAddress loop = java.net.InetAddress.getLoopbackAddress();
+        assertThat(NetSession.bindAddressFor(plain, new java.net.InetSocketAddress(loop, 8500))).isEqualTo(loop);
+        assertThat(NetSession.bindAddressFor(NetConfig.builder().bindAddress("127.0.0.1").build(),
+                new java.net.InetSocketAddress(own.get(0), 8500))).isEqualTo(java.net.InetAddress.getByName("127.0.0.1"));
+    }
+
+    /**
      * kill -9 of a registry on a random port left its media-driver directory (about 48 MB of
      * /dev/shm) under a name no later registry reuses; the next registry now deletes the
      * directories whose driver process no longer runs, and keeps those of running ones.

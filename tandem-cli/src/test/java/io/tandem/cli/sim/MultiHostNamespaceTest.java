@@ -1,0 +1,179 @@
+package io.tandem.cli.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.cli.TandemCli;
+import io.tandem.cli.tools.NetNamespaces;
+import io.tandem.cli.tools.TestChild;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real hosts, real faults: three network namespaces on a bridge (NetNamespaces), each with its
+ * own address (not loopback), its own registry (the later ones list the earlier as --peer), and
+ * one process of the run: the primary on host 0, a secondary on hosts 1 and 2; nothing set but
+ * the registry URIs. Skipped where namespaces cannot be made (not root, no ip). This machine's
+ * kernel has no netem qdisc and no nftables, so delay and loss are not injected here.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class MultiHostNamespaceTest {
+    private static final String RELAY = Path.of("../examples/worlds/relay.sdf").toString();
+    private static NetNamespaces hosts;
+    private final List<TestChild> children = new ArrayList<>();
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void makeHosts() {
+        hosts = NetNamespaces.create(3);
+        Assumptions.assumeTrue(hosts != null, () -> "network namespaces cannot be made here: " + NetNamespaces.why());
+    }
+
+    @AfterAll
+    static void removeHosts() {
+        if (hosts != null) {
+            hosts.close();
+        }
+    }
+
+    @AfterEach
+    void killChildren() {
+        for (TestChild c : children) {
+            c.close();
+        }
+    }
+
+    private TestChild on(int host, String name, String... args) {
+        TestChild c = TestChild.tandemIn(hosts.ns(host), name, args);
+        children.add(c);
+        return c;
+    }
+
+    private String registry(int host) {
+        return "tandem://" + hosts.address(host) + ":8500";
+    }
+
+    /** One registry per host, started in order, each a peer of the ones before. */
+    private List<TestChild> startRegistries() throws InterruptedException {
+        List<TestChild> registries = new ArrayList<>();
+        for (int h = 0; h < 3; h++) {
+            List<String> args = new ArrayList<>(List.of("registry", "--listen", registry(h)));
+            if (h > 0) {
+                List<String> peers = new ArrayList<>();
+                for (int q = 0; q < h; q++) {
+                    peers.add(registry(q));
+                }
+                args.addAll(List.of("--peer", String.join(",", peers)));
+            }
+            TestChild r = on(h, "registry-" + h, args.toArray(String[]::new));
+            r.awaitLine(l -> l.contains("listening on"), 60_000);
+            registries.add(r);
+        }
+        return registries;
+    }
+
+    /** The run: the primary on host 0, secondary-1 on host 1, secondary-2 on host 2. */
+    private List<TestChild> startRun(String... primaryArgs) {
+        List<TestChild> run = new ArrayList<>();
+        List<String> args = new ArrayList<>(List.of("sim", RELAY, "--network-role", "primary", "--network-secondaries", "2",
+                "--registry", registry(0)));
+        args.addAll(List.of(primaryArgs));
+        run.add(on(0, "primary", args.toArray(String[]::new)));
+        for (int h = 1; h <= 2; h++) {
+            run.add(on(h, "secondary-" + h, "sim", RELAY, "--network-role", "secondary", "--name", "secondary-" + h,
+                    "--registry", registry(h)));
+        }
+        return run;
+    }
+
+    /**
+     * Tried before across three namespaces, the relay world never started (members bound to
+     * InetAddress.getLocalHost(), loopback on Debian-style hosts). Now it runs with nothing set
+     * but the registry URIs, and its record is the standalone record, byte for byte.
+     */
+    @Test
+    void threeHosts_relayWorld_recordEqualsTheStandaloneRecord() throws Exception {
+        startRegistries();
+        Path dist = tmp.resolve("dist.csv");
+        List<TestChild> run = startRun("--iterations", "2600", "--record", dist.toString());
+        assertThat(run.get(0).awaitExit(150_000)).as("primary; output:%n%s", run.get(0).output()).isZero();
+        for (int i = 1; i <= 2; i++) {
+            assertThat(run.get(i).awaitExit(20_000)).as("secondary-%d; output:%n%s", i, run.get(i).output()).isZero();
+        }
+        assertThat(run.get(0).output()).contains("world relay (distributed, 2 secondaries [secondary-1, secondary-2]): 2600"
+                + " iterations", "1 handovers");
+        Path alone = tmp.resolve("alone.csv");
+        assertThat(TandemCli.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), "sim",
+                RELAY, "--levels", "--iterations", "2600", "--record", alone.toString())).isZero();
+        assertThat(Files.mismatch(dist, alone)).as("first differing byte of the distributed and standalone records").isEqualTo(-1L);
+    }
+
+    /**
+     * A secondary's host cut off mid-run (its link down): every process of the run exits with
+     * status 1 within 2 s of failure detection (about 1 s), naming the lost peer; none hangs.
+     */
+    @Test
+    void partitionedSecondary_everyProcessExitsNamingTheLostPeer() throws Exception {
+        startRegistries();
+        List<TestChild> run = startRun("--iterations", "100000000", "--rtf", "1");
+        run.get(0).awaitLine(l -> l.startsWith("iteration "), 90_000);
+        long cutAt = System.nanoTime();
+        hosts.cut(2);
+        try {
+            long[] ms = new long[3];
+            int[] codes = new int[3];
+            for (int i = 0; i < 3; i++) {
+                codes[i] = run.get(i).awaitExit(15_000);
+                ms[i] = (System.nanoTime() - cutAt) / 1_000_000;
+            }
+            assertThat(codes).as("exit codes of primary, secondary-1, secondary-2; outputs:%n%s%n---%n%s%n---%n%s",
+                    run.get(0).output(), run.get(1).output(), run.get(2).output()).containsExactly(1, 1, 1);
+            assertThat(run.get(0).output()).containsPattern("secondary 'secondary-2' was lost at iteration [0-9]+");
+            assertThat(run.get(1).output()).containsPattern("secondary 'secondary-2' was lost");
+            assertThat(run.get(2).output()).containsPattern("lost the primary|lost the registry|nothing from the primary");
+            for (int i = 0; i < 3; i++) {
+                assertThat(ms[i]).as("ms from the cut to the exit of process %d", i).isLessThan(3_000);
+            }
+        } finally {
+            hosts.mend(2);
+        }
+    }
+
+    /**
+     * The registry of a secondary's host killed outright (kill -9) mid-run: that secondary loses
+     * its transport, the others lose it; every process of the run exits with status 1 within 3 s.
+     */
+    @Test
+    void registryOfASecondarysHostKilled_everyProcessExits() throws Exception {
+        List<TestChild> registries = startRegistries();
+        List<TestChild> run = startRun("--iterations", "100000000", "--rtf", "1");
+        run.get(0).awaitLine(l -> l.startsWith("iteration "), 90_000);
+        long killedAt = System.nanoTime();
+        registries.get(1).process.destroyForcibly();
+        int[] codes = new int[3];
+        long[] ms = new long[3];
+        for (int i = 0; i < 3; i++) {
+            codes[i] = run.get(i).awaitExit(15_000);
+            ms[i] = (System.nanoTime() - killedAt) / 1_000_000;
+        }
+        assertThat(codes).as("exit codes of primary, secondary-1, secondary-2; outputs:%n%s%n---%n%s%n---%n%s",
+                run.get(0).output(), run.get(1).output(), run.get(2).output()).containsExactly(1, 1, 1);
+        assertThat(run.get(0).output()).containsPattern("secondary 'secondary-1' was lost");
+        for (int i = 0; i < 3; i++) {
+            assertThat(ms[i]).as("ms from the kill to the exit of process %d", i).isLessThan(3_000);
+        }
+    }
+}
