@@ -1,14 +1,18 @@
 package io.tandem.world;
 
 /**
- * A world file that cannot be loaded: the message names the file, the line and the fix.
+ * A world file that cannot be loaded: the message names the file, the line and the fix, on one
+ * line (control characters, such as the line breaks of quoted file text, become spaces; more than
+ * {@link #MAX_LENGTH} characters are cut).
  */
 public final class WorldFormatException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** the longest message, characters */
+    public static final int MAX_LENGTH = 500;
 
     /** @param message file:line: what is wrong and how to fix it */
     public WorldFormatException(String message) {
-        super(message);
+        super(oneLine(message));
     }
 
     /**
@@ -16,6 +20,22 @@ public final class WorldFormatException extends RuntimeException {
      * @param cause   the underlying error
      */
     public WorldFormatException(String message, Throwable cause) {
-        super(message, cause);
+        super(oneLine(message), cause);
+    }
+
+    /** @return the text on one line: control characters as spaces, at most MAX_LENGTH characters */
+    public static String oneLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(Math.min(text.length(), MAX_LENGTH + 3));
+        for (int i = 0; i < text.length() && b.length() < MAX_LENGTH; i++) {
+            char c = text.charAt(i);
+            b.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        if (text.length() > MAX_LENGTH) {
+            b.append("...");
+        }
+        return b.toString();
     }
 }

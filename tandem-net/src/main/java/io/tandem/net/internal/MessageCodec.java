@@ -211,7 +211,13 @@ final class MessageCodec {
             int target = r.getInt("targetSubscriberId");
             m = new DataMessage(publisherId, timestampNs, r.getBytes("data"), target);
         } else {
-            m = decodeOther(r, type);
+            try {
+                m = decodeOther(r, type);
+            } catch (IllegalArgumentException e) {
+                // a field the message's own checks refuse (an empty label key, say): the frame is bad
+                throw new MalformedFrameException(WireFormat.typeName(type) + " frame holds an invalid value: "
+                        + e.getMessage());
+            }
         }
         r.expectEnd();
         return m;

@@ -82,7 +82,8 @@ public final class SdfLoader {
 
     private SdfLoader(String file, Consumer<String> warnings) {
         this.file = file;
-        this.warnings = warnings;
+        // every warning on one line, as the errors (a name or text quoted from the file may hold line breaks)
+        this.warnings = w -> warnings.accept(WorldFormatException.oneLine(w));
     }
 
     /**
@@ -119,7 +120,9 @@ public final class SdfLoader {
         try {
             root = XmlTree.parse(in);
         } catch (SAXParseException e) {
-            throw new WorldFormatException(source + ":" + e.getLineNumber() + ": not well-formed XML: " + e.getMessage(), e);
+            // the parser gives no line for some errors (an empty or cut-off file): then none is named
+            throw new WorldFormatException(source + (e.getLineNumber() > 0 ? ":" + e.getLineNumber() : "")
+                    + ": not well-formed XML: " + e.getMessage(), e);
         } catch (SAXException | IOException e) {
             throw new WorldFormatException(source + ": cannot parse it: " + e.getMessage(), e);
         }
@@ -318,7 +321,7 @@ public final class SdfLoader {
         Frames frames = new Frames(model, modelName);
         for (Element e : model.children) {
             switch (e.name) {
-                case "link" -> links.add(link(e, prefix, modelPose.compose(frames.pose(e.attribute("name"))), isStatic));
+                case "link" -> links.add(link(e, prefix, modelPose.compose(frames.pose(required(e, "name"))), isStatic));
                 case "model" -> {
                     String nested = required(e, "name");
                     Pose nestedPose = modelPose.compose(frames.pose(nested));
