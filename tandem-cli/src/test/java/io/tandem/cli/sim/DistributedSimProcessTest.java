@@ -65,6 +65,12 @@ class DistributedSimProcessTest {
         assertThat(Files.mismatch(dist, alone)).as("first differing byte of the distributed and standalone records").isEqualTo(-1L);
     }
 
+    /** A primary that starts two local secondaries and waits up to 60 s for them to join. */
+    private TestChild primaryStartingTwoLocalSecondaries() throws Exception {
+        return start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
+                "--partition", partition(), "--iterations", "1000", "--start-timeout-s", "60");
+    }
+
     /** @return the primary's local secondaries' JVMs once it has started {@code n} of them */
     private static List<ProcessHandle> localSecondaries(TestChild primary, int n) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -82,8 +88,7 @@ class DistributedSimProcessTest {
     /** A local secondary killed before it joined: the primary waited out its 60 s start timeout, then advised a flag value that validation rejects. */
     @Test
     void localSecondaryKilledBeforeItJoins_primaryEndsAtOnceNamingIt() throws Exception {
-        TestChild primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
-                "--partition", partition(), "--iterations", "1000", "--start-timeout-s", "60");
+        TestChild primary = primaryStartingTwoLocalSecondaries();
         List<ProcessHandle> kids = localSecondaries(primary, 2);
         long killedAt = System.nanoTime();
         kids.get(0).destroyForcibly();
@@ -100,8 +105,7 @@ class DistributedSimProcessTest {
     /** A primary killed during the start-up (kill -9) left its local secondaries alive for about 62 s. */
     @Test
     void primaryKilledDuringStartUp_itsLocalSecondariesEndWithIt() throws Exception {
-        TestChild primary = start("primary", "sim", RELAY, "--network-role", "primary", "--local-secondaries", "2",
-                "--partition", partition(), "--iterations", "1000", "--start-timeout-s", "60");
+        TestChild primary = primaryStartingTwoLocalSecondaries();
         List<ProcessHandle> kids = localSecondaries(primary, 2);
         long killedAt = System.nanoTime();
         primary.process.destroyForcibly();
