@@ -209,4 +209,16 @@ public final class TimeSyncCommand implements Callable<Integer> {
         String registry = "tandem-bench-timesync-" + REGISTRIES.incrementAndGet() + "-n" + n;
         return TimeSyncScenario.run(n, config.steps(), registry, config.timeoutMs());
     }
+
+    /**
+     * Runs {@code participants} coordinated participants of the in-process transport for
+     * {@code steps} lockstep steps (the scenario of this benchmark's in-process mode), on their own
+     * threads; for {@code bench soak}.
+     *
+     * @throws java.util.concurrent.TimeoutException if they do not finish within timeoutMs
+     */
+    public static void runInProcess(int participants, long steps, String registryName, long timeoutMs)
+            throws java.util.concurrent.TimeoutException, InterruptedException {
+        TimeSyncScenario.run(participants, steps, registryName, timeoutMs);
+    }
 }
