@@ -342,8 +342,9 @@ public final class SimCommand implements Callable<Integer> {
         };
         if (parent.isEmpty()) {
             leave.run();
+        } else {
+            parent.get().onExit().thenRun(leave);
         }
-        parent.get().onExit().thenRun(leave);
     }
 
     private static String defaultSecondaryName() {
