@@ -100,15 +100,18 @@ public record World(String name, String source, double gravityX, double gravityY
      */
     public record Camera(String name, Pose pose, double horizontalFov, int width, int height, double near, double far,
                          double updateRate, int line) {
+        /** the most pixels of an image (3 bytes each, held twice by a camera device) */
+        public static final long MAX_PIXELS = 8192L * 8192L;
+
         /** Validates the values. */
         public Camera {
             if (!(horizontalFov > 0 && horizontalFov < Math.PI)) {
                 throw new IllegalArgumentException("camera '" + name + "': horizontal_fov must be in (0, pi) rad, got "
                         + horizontalFov);
             }
-            if (width < 1 || height < 1) {
-                throw new IllegalArgumentException("camera '" + name + "': image size must be at least 1 x 1 pixels, got "
-                        + width + " x " + height);
+            if (width < 1 || height < 1 || (long) width * height > MAX_PIXELS) {
+                throw new IllegalArgumentException("camera '" + name + "': image size must be at least 1 x 1 pixels and at"
+                        + " most " + MAX_PIXELS + " pixels (8192 x 8192), got " + width + " x " + height);
             }
             if (!(near > 0) || !(far > near) || Double.isInfinite(far)) {
                 throw new IllegalArgumentException("camera '" + name + "': clip needs 0 < near < far (finite), got near "

@@ -14,16 +14,24 @@ public final class CameraImage extends Device {
     private long frontTimeNs = -1;
     private long backTimeNs = -1;
 
+    /** the most pixels of an image: a world's cameras' limit */
+    public static final long MAX_PIXELS = io.tandem.world.World.Camera.MAX_PIXELS;
+
     /**
      * @param name   the camera's scoped name (model::link::sensor)
      * @param engine the owning engine's name
      * @param width  pixels, at least 1
-     * @param height pixels, at least 1
+     * @param height pixels, at least 1; at most {@link #MAX_PIXELS} in all
      */
     public CameraImage(String name, String engine, int width, int height) {
         super(name, engine, Side.ROBOT, false);
         if (width < 1 || height < 1) {
             throw new IllegalArgumentException("camera '" + name + "' needs at least 1 x 1 pixels, got " + width + " x " + height);
+        }
+        if ((long) width * height > MAX_PIXELS) {
+            // 3 bytes a pixel, twice (double-buffered): beyond this an image cannot be allocated, or not sensibly
+            throw new IllegalArgumentException("camera '" + name + "' of " + width + " x " + height + " pixels: at most "
+                    + MAX_PIXELS + " pixels (a 8192 x 8192 image)");
         }
         this.width = width;
         this.height = height;
