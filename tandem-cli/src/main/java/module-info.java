@@ -9,6 +9,8 @@ module io.tandem.cli {
     requires transitive io.tandem.world;
     requires io.tandem.cle;
     requires transitive info.picocli;
+    // sun.misc.Signal: local secondaries ignore Ctrl-C and follow their primary (internal.Signals)
+    requires jdk.unsupported;
 
     exports io.tandem.cli;
     exports io.tandem.cli.spi;

@@ -227,6 +227,9 @@ public final class SimCommand implements Callable<Integer> {
         if ("secondary".equals(role)) {
             String me = name != null ? name : defaultSecondaryName();
             if (parentPid != null) {
+                // a local secondary follows its primary: Ctrl-C (sent to the whole process group by a
+                // terminal) stops the primary, whose stop then ends this one cleanly
+                io.tandem.cli.internal.Signals.ignoreInterrupt();
                 exitWithParent(parentPid, me, err);
             }
             return DistributedSim.secondary(options, me, out, err);

@@ -116,6 +116,33 @@ class DistributedSimProcessTest {
         assertThat(ms).as("ms from the primary's SIGKILL to its secondaries' exit").isLessThan(10_000);
     }
 
+    /**
+     * Ctrl-C in a terminal sends SIGINT to the whole process group: the primary and the local
+     * secondaries it started. The secondaries died of it, the registry reported one lost, the run
+     * took seconds to end. Now the secondaries ignore it and follow the primary's clean stop.
+     * (The primary runs in a process group of its own, with SIGINT's default restored: a test JVM
+     * started in the background inherits it ignored.)
+     */
+    @Test
+    void ctrlCToTheProcessGroup_primaryStopsCleanlyAndTheSecondariesFollow() throws Exception {
+        Process probe = new ProcessBuilder("env", "--default-signal=INT", "true").start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0,
+                "env --default-signal (coreutils 8.31) and setsid are needed");
+        TestChild primary = TestChild.tandemUnder(List.of("setsid", "env", "--default-signal=INT"), "primary", "sim", RELAY,
+                "--network-role", "primary", "--local-secondaries", "2", "--partition", partition(), "--iterations",
+                "100000000", "--rtf", "1");
+        children.add(primary);
+        primary.awaitLine(l -> l.startsWith("iteration "), 60_000);
+        long sentAt = System.nanoTime();
+        new ProcessBuilder("kill", "-INT", "--", "-" + primary.process.pid()).start().waitFor();
+        assertThat(primary.awaitExit(10_000)).as("primary; output:%n%s", primary.output()).isEqualTo(130);
+        long ms = (System.nanoTime() - sentAt) / 1_000_000;
+        assertThat(primary.output()).contains("world relay (distributed, 2 secondaries",
+                "[secondary-1] secondary secondary-1: ", "[secondary-2] secondary secondary-2: ").doesNotContain("lost");
+        assertThat(primary.output().lines().filter(l -> l.contains("(stopped: interrupted"))).hasSize(2);
+        assertThat(ms).as("ms from SIGINT to the primary's exit").isLessThan(3_000);
+    }
+
     /** A primary (paced to real time, so it runs until killed) and two secondaries on a registry of this JVM. */
     private List<TestChild> startRun(Registry reg, String partition, int secondaries, String... primaryArgs) throws Exception {
         List<TestChild> run = new ArrayList<>();

@@ -38,6 +38,11 @@ public final class TestChild implements AutoCloseable {
         return new TestChild(name, TandemCli.class.getName(), args);
     }
 
+    /** Starts {@code tandem ARGS...} in a new JVM under a launcher command (which must exec java). */
+    public static TestChild tandemUnder(List<String> launcher, String name, String... args) {
+        return new TestChild(name, launcher, TandemCli.class.getName(), args);
+    }
+
     /** Starts {@code tandem ARGS...} in a new JVM in network namespace {@code ns} ({@code ip netns exec}). */
     public static TestChild tandemIn(String ns, String name, String... args) {
         return new TestChild(name, List.of("ip", "netns", "exec", ns), TandemCli.class.getName(), args);
