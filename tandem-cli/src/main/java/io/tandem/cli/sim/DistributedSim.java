@@ -116,6 +116,9 @@ final class DistributedSim {
                     if (stop.isRequested()) {
                         return "stopped before the run started: " + stop.requested().join();
                     }
+                    if (!p.isConnected()) {
+                        return "the primary lost the registry at " + uri + " before the run started";
+                    }
                     for (ChildJvm c : children) {
                         if (!c.process().isAlive()) {
                             return "local secondary '" + c.name() + "' exited with code " + c.process().exitValue()

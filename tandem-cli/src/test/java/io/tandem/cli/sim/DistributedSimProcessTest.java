@@ -102,6 +102,32 @@ class DistributedSimProcessTest {
         }
     }
 
+    /** The registry gone while the primary waits for its secondaries: it waited out the start timeout; now it ends at once. */
+    @Test
+    void registryLostBeforeTheStart_primaryEndsAtOnceNamingIt() throws Exception {
+        String partition = partition();
+        Registry reg = Registry.start("tandem://127.0.0.1:0");
+        TestChild primary;
+        try {
+            String uri = DistributedSim.withPartition(reg.uri(), partition);
+            // a watcher of the run's membership tells when the primary is in
+            java.util.concurrent.CompletableFuture<String> in = new java.util.concurrent.CompletableFuture<>();
+            try (io.tandem.cosim.Participant watcher = io.tandem.cosim.Participant.connect(uri, DistributedSim.SIMULATION,
+                    "watcher")) {
+                watcher.addParticipantConnectedHandler(in::complete);
+                primary = start("primary", "sim", RELAY, "--network-role", "primary", "--network-secondaries", "2",
+                        "--registry", reg.uri(), "--partition", partition, "--start-timeout-s", "60");
+                assertThat(in.get(60, TimeUnit.SECONDS)).isEqualTo("primary");
+            }
+        } finally {
+            reg.close();
+        }
+        long lostAt = System.nanoTime();
+        assertThat(primary.awaitExit(20_000)).as("primary; output:%n%s", primary.output()).isEqualTo(1);
+        assertThat(primary.output()).contains("the primary lost the registry at " + reg.uri());
+        assertThat((System.nanoTime() - lostAt) / 1_000_000).as("ms from the registry's end to the primary's").isLessThan(10_000);
+    }
+
     /** A primary killed during the start-up (kill -9) left its local secondaries alive for about 62 s. */
     @Test
     void primaryKilledDuringStartUp_itsLocalSecondariesEndWithIt() throws Exception {

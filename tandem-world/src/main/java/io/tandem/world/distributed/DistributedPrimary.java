@@ -91,6 +91,9 @@ public final class DistributedPrimary implements WorldView {
     /** publish the scene every this many iterations; 0: never */
     private long sceneEvery;
     private final List<WorldView.Listener> listeners = new ArrayList<>();
+    private static final String SAME_WORLD = ": every process must load the same world (models, levels, performers, step size)";
+    /** a secondary refused before the start for loading another world: awaitSecondaries throws it */
+    private DistributedRunException refusedWorld;
     private final Set<String> joined = new LinkedHashSet<>();
     private List<String> secondaries = List.of();
     private Affinities affinities;
@@ -256,7 +259,8 @@ public final class DistributedPrimary implements WorldView {
 
     /**
      * {@link #awaitSecondaries(long)} that also ends the wait at once when {@code abort} gives a
-     * reason (polled about every 100 ms): a local secondary's process that exited, a Ctrl-C.
+     * reason (polled about every 100 ms): a local secondary's process that exited, a Ctrl-C, the
+     * registry lost. A secondary refused for loading another world ends it at once too.
      *
      * @param timeoutNs how long to wait, ns
      * @param abort     why to stop waiting, or null to go on
@@ -266,6 +270,9 @@ public final class DistributedPrimary implements WorldView {
     public synchronized List<String> awaitSecondaries(long timeoutNs, java.util.function.Supplier<String> abort) {
         long deadline = clock.getAsLong() + timeoutNs;
         while (joined.size() < expected) {
+            if (refusedWorld != null) {
+                throw refusedWorld;
+            }
             String why = abort.get();
             if (why != null) {
                 throw new DistributedRunException("", 0, why + " (" + joined.size() + " of " + expected
@@ -581,7 +588,7 @@ public final class DistributedPrimary implements WorldView {
         if (!h.world().equals(world.name()) || !h.worldDigest().equals(digest)) {
             refusal = "secondary '" + h.secondary() + "' loaded world '" + h.world() + "' (digest " + h.worldDigest()
                     + ") but the primary runs '" + world.name() + "' (digest " + digest + ") from " + world.source()
-                    + ": every process must load the same world (models, levels, performers, step size)";
+                    + SAME_WORLD;
         } else if (affinities != null && !secondaries.contains(h.secondary())) {
             refusal = "secondary '" + h.secondary() + "' joined after the run started (iteration " + iteration
                     + ", secondaries " + secondaries + "); a run's secondaries are fixed at its start: restart it with"
@@ -593,6 +600,11 @@ public final class DistributedPrimary implements WorldView {
         if (refusal != null) {
             LOG.warn("Refused: {}", refusal);
             publish(new DistributedMessages.Refuse(h.secondary(), refusal));
+            if (affinities == null && refusedWorld == null && refusal.endsWith(SAME_WORLD)) {
+                // before the start, a secondary of another world means a run set up wrong: end it now
+                refusedWorld = new DistributedRunException(h.secondary(), 0, refusal + "; the run does not start");
+                notifyAll();
+            }
             return;
         }
         if (affinities == null && joined.add(h.secondary())) {

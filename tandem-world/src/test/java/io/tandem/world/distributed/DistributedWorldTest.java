@@ -292,8 +292,11 @@ class DistributedWorldTest {
                     }
                 });
                 hello.publish(DistributedMessages.encode(new DistributedMessages.Hello("secondary-x", w.name(), WorldDigest.of(other))));
-                assertThatThrownBy(() -> primary.awaitSecondaries(S / 2)).isInstanceOf(DistributedRunException.class)
-                        .hasMessageContaining("only 0 of 1 secondaries");
+                // the run ends at once (it waited out the start timeout)
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> primary.awaitSecondaries(30 * S)).isInstanceOf(DistributedRunException.class)
+                        .hasMessageContaining("secondary 'secondary-x' loaded world").hasMessageEndingWith("; the run does not start");
+                assertThat(System.nanoTime() - t0).as("ns until the run ended").isLessThan(10 * S);
                 assertThat(refused.get(10, TimeUnit.SECONDS)).contains(WorldDigest.of(other)).contains(WorldDigest.of(w))
                         .contains("every process must load the same world");
                 wrong.close();
