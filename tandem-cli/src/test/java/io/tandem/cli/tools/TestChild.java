@@ -25,8 +25,15 @@ public final class TestChild implements AutoCloseable {
     }
 
     private TestChild(String name, List<String> launcher, String mainClass, String... args) {
+        this(name, launcher, java.util.Map.of(), mainClass, args);
+    }
+
+    private TestChild(String name, List<String> launcher, java.util.Map<String, String> properties, String mainClass,
+                      String... args) {
         this.name = name;
-        this.jvm = ChildJvm.builder(name, mainClass).launcher(launcher)
+        ChildJvm.Builder b = ChildJvm.builder(name, mainClass).launcher(launcher);
+        properties.forEach(b::property);
+        this.jvm = b
                 .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn").inheritProperties(false)
                 .args(List.of(args)).tailLines(0).onLine(this::add).onOutputEnd(this::ended).start();
@@ -45,7 +52,12 @@ public final class TestChild implements AutoCloseable {
 
     /** Starts {@code tandem ARGS...} in a new JVM in network namespace {@code ns} ({@code ip netns exec}). */
     public static TestChild tandemIn(String ns, String name, String... args) {
-        return new TestChild(name, List.of("ip", "netns", "exec", ns), TandemCli.class.getName(), args);
+        return tandemIn(ns, java.util.Map.of(), name, args);
+    }
+
+    /** {@link #tandemIn(String, String, String...)} with system properties for the JVM. */
+    public static TestChild tandemIn(String ns, java.util.Map<String, String> properties, String name, String... args) {
+        return new TestChild(name, List.of("ip", "netns", "exec", ns), properties, TandemCli.class.getName(), args);
     }
 
     /** Starts a main class in a new JVM. */

@@ -241,12 +241,44 @@ public final class NetRegistry implements RegistryEndpoint {
                 .clientLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(config.clientTimeoutMs()))
                 // a removed MDC destination (a lost member) stops holding back the flow control at once
                 .sendChannelEndpointSupplier(RemovedDestinationEndpoint::new)
+                .receiveChannelEndpointSupplier(receiveEndpoints(uri))
                 .errorHandler(e -> LOG.warn("media driver of registry {}: {}", uri, e.toString()));
         try {
             return MediaDriver.launch(ctx);
         } catch (RuntimeException e) {
             throw new TandemException("cannot start the media driver of registry " + uri + " in " + dir + ": " + e, e);
         }
+    }
+
+    /** system property, for fault tests only: the share of UDP frames this registry's driver drops on receipt */
+    static final String TEST_LOSS_PROP_NAME = "tandem.net.test.loss";
+
+    /**
+     * The driver's UDP receivers: Aeron's own, or (for fault tests, with {@link #TEST_LOSS_PROP_NAME}
+     * set) ones that drop that share of the data and control frames they receive at random, as a
+     * lossy network would (Aeron's DebugReceiveChannelEndpoint: its NAKs and retransmissions
+     * recover them). Inter-process (IPC) traffic has no loss to inject.
+     */
+    private static io.aeron.driver.ReceiveChannelEndpointSupplier receiveEndpoints(String uri) {
+        String loss = System.getProperty(TEST_LOSS_PROP_NAME);
+        if (loss == null || loss.isBlank()) {
+            return io.aeron.driver.media.ReceiveChannelEndpoint::new;
+        }
+        double p;
+        try {
+            p = Double.parseDouble(loss.trim());
+        } catch (NumberFormatException e) {
+            p = Double.NaN;
+        }
+        if (!(p >= 0 && p < 0.5)) {
+            throw new TandemException("-D" + TEST_LOSS_PROP_NAME + " must be a share in [0, 0.5), got '" + loss + "'");
+        }
+        double share = p;
+        LOG.warn("registry {}: dropping {} % of the UDP frames it receives (-D{}, for fault tests)", uri, 100 * share,
+                TEST_LOSS_PROP_NAME);
+        return (udpChannel, dispatcher, status, context) -> new io.aeron.driver.ext.DebugReceiveChannelEndpoint(udpChannel,
+                dispatcher, status, context, new io.aeron.driver.ext.RandomLossGenerator(share),
+                new io.aeron.driver.ext.RandomLossGenerator(share));
     }
 
     /**
