@@ -10,8 +10,23 @@ import io.tandem.cosim.TandemException;
 public final class MalformedFrameException extends TandemException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what is wrong with the frame, with offsets and lengths */
+    /**
+     * @param message what is wrong with the frame, with offsets and lengths; kept on one line
+     *                (control characters of text quoted from the frame become spaces)
+     */
     public MalformedFrameException(String message) {
-        super(message);
+        super(oneLine(message));
+    }
+
+    private static String oneLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(message.length());
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            b.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        return b.toString();
     }
 }

@@ -185,9 +185,19 @@ final class DistributedMessages {
      * @param frame an encoded message
      * @return the message
      * @throws IllegalArgumentException for a frame of another protocol version, a truncated or a
-     *                                  corrupt one, naming what is wrong
+     *                                  corrupt one, naming what is wrong on one line (a name quoted
+     *                                  from the frame may hold line breaks)
      */
     static Message decode(byte[] frame) {
+        try {
+            return decodeFrame(frame);
+        } catch (IllegalArgumentException e) {
+            String line = io.tandem.world.WorldFormatException.oneLine(e.getMessage());
+            throw line.equals(e.getMessage()) ? e : new IllegalArgumentException(line, e);
+        }
+    }
+
+    private static Message decodeFrame(byte[] frame) {
         if (frame.length < 5 || frame[0] != 'T' || frame[1] != 'W' || frame[2] != 'D') {
             throw new IllegalArgumentException("not a Tandem distributed-world message (" + frame.length + " bytes)");
         }
