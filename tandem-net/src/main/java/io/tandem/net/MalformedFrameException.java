@@ -17,16 +17,4 @@ public final class MalformedFrameException extends TandemException {
     public MalformedFrameException(String message) {
         super(oneLine(message));
     }
-
-    private static String oneLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder(message.length());
-        for (int i = 0; i < message.length(); i++) {
-            char c = message.charAt(i);
-            b.append(Character.isISOControl(c) ? ' ' : c);
-        }
-        return b.toString();
-    }
 }

@@ -23,19 +23,9 @@ public final class WorldFormatException extends RuntimeException {
         super(oneLine(message), cause);
     }
 
-    /** @return the text on one line: control characters as spaces, at most MAX_LENGTH characters */
+    /** @return the text on one line ({@link io.tandem.cosim.TandemException#oneLine}), at most MAX_LENGTH characters */
     public static String oneLine(String text) {
-        if (text == null) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder(Math.min(text.length(), MAX_LENGTH + 3));
-        for (int i = 0; i < text.length() && b.length() < MAX_LENGTH; i++) {
-            char c = text.charAt(i);
-            b.append(Character.isISOControl(c) ? ' ' : c);
-        }
-        if (text.length() > MAX_LENGTH) {
-            b.append("...");
-        }
-        return b.toString();
+        String line = io.tandem.cosim.TandemException.oneLine(text);
+        return line.length() > MAX_LENGTH ? line.substring(0, MAX_LENGTH) + "..." : line;
     }
 }

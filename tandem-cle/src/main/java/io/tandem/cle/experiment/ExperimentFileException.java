@@ -42,7 +42,7 @@ public final class ExperimentFileException extends RuntimeException {
      * @param errors each {@code file:line:column: problem}, in file order
      */
     ExperimentFileException(ExperimentFileLocation first, List<String> errors, Throwable cause) {
-        this(first, cause, errors.stream().map(ExperimentFileException::oneLine).toList());
+        this(first, cause, errors.stream().map(io.tandem.cosim.TandemException::oneLine).toList());
     }
 
     private ExperimentFileException(ExperimentFileLocation first, Throwable cause, List<String> errors) {
@@ -62,15 +62,5 @@ public final class ExperimentFileException extends RuntimeException {
     /** @return every error, each {@code file:line:column: problem} (immutable) */
     public List<String> errors() {
         return errors;
-    }
-
-    /** An error on one line: a key or value quoted from the file may hold line breaks or other control characters. */
-    private static String oneLine(String error) {
-        StringBuilder b = new StringBuilder(error.length());
-        for (int i = 0; i < error.length(); i++) {
-            char c = error.charAt(i);
-            b.append(Character.isISOControl(c) ? ' ' : c);
-        }
-        return b.toString();
     }
 }
