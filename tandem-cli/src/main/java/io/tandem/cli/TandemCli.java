@@ -147,7 +147,17 @@ public final class TandemCli implements Callable<Integer> {
             System.exit(CommandLine.ExitCode.SOFTWARE);
             return;
         }
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // one line, not the JVM's stack trace: how much there was and how to give more
+            long max = Runtime.getRuntime().maxMemory();
+            new PrintWriter(System.err, true).printf(java.util.Locale.ROOT, "tandem: error: out of memory (the JVM may use"
+                    + " %.1f GB of heap): give it more, e.g. JAVA_OPTS=-Xmx%dg%n", max / 1e9, Math.max(2, 2 * (max >> 30)));
+            System.exit(CommandLine.ExitCode.SOFTWARE);
+            return;
+        }
         cl.getOut().flush();
         cl.getErr().flush();
         System.exit(code);

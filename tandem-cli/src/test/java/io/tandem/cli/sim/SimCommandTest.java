@@ -100,6 +100,36 @@ class SimCommandTest {
     }
 
     @Test
+    void heapShortfall_worldAgainstHeap_namesSizeNeedAndXmx() {
+        Path w = Path.of("big.sdf");
+        assertThat(SimCommand.heapShortfall(w, 28_000_000L, 2L << 30)).isNull();
+        assertThat(SimCommand.heapShortfall(w, 28_000_000L, 512L << 20))
+                .isEqualTo("big.sdf is 28 MB of SDF: loading and stepping it takes about 896 MB of heap, and this JVM may use"
+                        + " 537 MB: give it more (JAVA_OPTS=-Xmx2g ./tandem sim ...) or split the world");
+        assertThat(SimCommand.heapShortfall(w, 280_000_000L, 6L << 30)).contains("280 MB of SDF", "about 9.0 GB", "use 6.4 GB",
+                "-Xmx11g");
+    }
+
+    /** A world too large for the heap ran into an OutOfMemoryError stack trace; now one line before loading, with the -Xmx. */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.SECONDS)
+    void sim_worldTooLargeForTheHeap_oneLineNamingTheXmx() throws Exception {
+        StringBuilder sdf = new StringBuilder("<?xml version=\"1.0\"?>\n<sdf version=\"1.9\"><world name=\"big\">\n");
+        for (int i = 0; i < 20_000; i++) {
+            sdf.append("<model name=\"b").append(i).append("\"><pose>").append(i % 100).append(" ").append(i / 100)
+                    .append(" 1 0 0 0</pose><link name=\"l\"><inertial><mass>1</mass></inertial><collision name=\"c\">")
+                    .append("<geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>\n");
+        }
+        Path world = Files.writeString(tmp.resolve("big.sdf"), sdf.append("</world></sdf>\n"));
+        try (io.tandem.cli.tools.TestChild sim = io.tandem.cli.tools.TestChild.tandemWithJvm(List.of("-Xmx64m"), "sim", "sim",
+                world.toString(), "--iterations", "1")) {
+            assertThat(sim.awaitExit(50_000)).as("output:%n%s", sim.output()).isEqualTo(1);
+            assertThat(sim.output()).contains("loading and stepping it takes about", "JAVA_OPTS=-Xmx")
+                    .doesNotContain("OutOfMemoryError").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
     void sim_badNetworkFlags_usageErrorNamingTheFix() {
         assertThat(run("sim", DROP.toString(), "--network-role", "readonly")).isEqualTo(2);
         assertThat(err.toString()).contains("--network-role must be primary or secondary", "got 'readonly'");

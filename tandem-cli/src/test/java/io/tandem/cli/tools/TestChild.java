@@ -30,11 +30,16 @@ public final class TestChild implements AutoCloseable {
 
     private TestChild(String name, List<String> launcher, java.util.Map<String, String> properties, String mainClass,
                       String... args) {
+        this(name, launcher, properties, mainClass, List.of(), args);
+    }
+
+    private TestChild(String name, List<String> launcher, java.util.Map<String, String> properties, String mainClass,
+                      List<String> moreJvmOptions, String... args) {
         this.name = name;
         ChildJvm.Builder b = ChildJvm.builder(name, mainClass).launcher(launcher);
         properties.forEach(b::property);
         this.jvm = b
-                .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
+                .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")).jvmOptions(moreJvmOptions)
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn").inheritProperties(false)
                 .args(List.of(args)).tailLines(0).onLine(this::add).onOutputEnd(this::ended).start();
         this.process = jvm.process();
@@ -43,6 +48,11 @@ public final class TestChild implements AutoCloseable {
     /** Starts {@code tandem ARGS...} in a new JVM. */
     public static TestChild tandem(String name, String... args) {
         return new TestChild(name, TandemCli.class.getName(), args);
+    }
+
+    /** Starts {@code tandem ARGS...} in a new JVM with these JVM options after the defaults (a later -Xmx wins). */
+    public static TestChild tandemWithJvm(List<String> jvmOptions, String name, String... args) {
+        return new TestChild(name, List.of(), java.util.Map.of(), TandemCli.class.getName(), jvmOptions, args);
     }
 
     /** Starts {@code tandem ARGS...} in a new JVM under a launcher command (which must exec java). */
