@@ -6,6 +6,8 @@ module io.tandem.net {
     requires org.jgroups;
 
     exports io.tandem.net;
+    // JGroups creates received AUTH tokens (SecretToken) by reflection
+    exports io.tandem.net.internal to org.jgroups;
 
     provides io.tandem.cosim.spi.Transport with io.tandem.net.AeronTransport;
 }

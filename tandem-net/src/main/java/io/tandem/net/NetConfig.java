@@ -1,5 +1,7 @@
 package io.tandem.net;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +41,14 @@ import java.util.Locale;
  *                               participants of different registries over Aeron UDP. Start the
  *                               registries one after another and before their participants; the
  *                               oldest registry sequences every simulation's membership.
+ * @param secretFile             a file holding the group's shared secret (at least
+ *                               {@value #MIN_SECRET_BYTES} bytes, e.g. {@code head -c 32 /dev/urandom}),
+ *                               or null for none. With it, a member authenticates to the JGroups
+ *                               group (its AUTH protocol, both ways) and signs every control and
+ *                               Aeron frame (HMAC-SHA256, 16-byte tag); a process without it can
+ *                               neither join nor have a step, an ack or a message accepted. Payloads
+ *                               are not encrypted. Registries and participants need the same file
+ *                               contents.
  */
 public record NetConfig(
         String bindAddress,
@@ -54,7 +64,8 @@ public record NetConfig(
         int idleYields,
         long idleMaxParkNs,
         long driverIdleMaxParkNs,
-        List<String> peers) {
+        List<String> peers,
+        Path secretFile) {
 
     /** How a polling thread waits when there is nothing to do. */
     public enum Idle {
@@ -87,6 +98,13 @@ public record NetConfig(
     public static final String PEERS_PROP_NAME = "tandem.net.peers";
     /** system property: {@link #idleMaxParkNs()} */
     public static final String IDLE_MAX_PARK_PROP_NAME = "tandem.net.idle.max.park.ns";
+
+    /** system property: {@link #secretFile()} */
+    public static final String SECRET_FILE_PROP_NAME = "tandem.net.secret.file";
+    /** the shortest shared secret, bytes (128 bits) */
+    public static final int MIN_SECRET_BYTES = 16;
+    /** the longest shared secret file read, bytes */
+    public static final int MAX_SECRET_BYTES = 64 * 1024;
 
     /** system property: {@link #bindAddress()} */
     public static final String BIND_ADDRESS_PROP_NAME = "tandem.net.bind.address";
@@ -147,6 +165,27 @@ public record NetConfig(
             throw new IllegalArgumentException("idle spins and yields must be >= 0 and the longest parks >= 1000 ns, got "
                     + idleSpins + ", " + idleYields + ", " + idleMaxParkNs + ", " + driverIdleMaxParkNs);
         }
+        if (secretFile != null) {
+            checkSecretFile(secretFile);
+        }
+    }
+
+    private static void checkSecretFile(Path file) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the shared secret file " + file + " (" + e.getMessage()
+                    + "): create it with 'head -c 32 /dev/urandom > " + file + "' and give every member a copy", e);
+        }
+        if (!Files.isReadable(file) || Files.isDirectory(file)) {
+            throw new IllegalArgumentException("cannot read the shared secret file " + file + ": it is a directory or"
+                    + " not readable by this user");
+        }
+        if (size < MIN_SECRET_BYTES || size > MAX_SECRET_BYTES) {
+            throw new IllegalArgumentException("the shared secret file " + file + " holds " + size + " bytes; it needs "
+                    + MIN_SECRET_BYTES + " to " + MAX_SECRET_BYTES + " (e.g. 'head -c 32 /dev/urandom > " + file + "')");
+        }
     }
 
     /** @return a builder with the defaults */
@@ -160,7 +199,7 @@ public record NetConfig(
                 .registryDirectory(registryDirectory).failureTimeoutMs(failureTimeoutMs)
                 .heartbeatIntervalMs(heartbeatIntervalMs).verifySuspectTimeoutMs(verifySuspectTimeoutMs)
                 .clientTimeoutMs(clientTimeoutMs).idleSpins(idleSpins).idleYields(idleYields).idleMaxParkNs(idleMaxParkNs)
-                .driverIdleMaxParkNs(driverIdleMaxParkNs).peers(peers);
+                .driverIdleMaxParkNs(driverIdleMaxParkNs).peers(peers).secretFile(secretFile);
     }
 
     /**
@@ -205,6 +244,10 @@ public record NetConfig(
             }
             b.peers(list);
         }
+        String secret = System.getProperty(SECRET_FILE_PROP_NAME);
+        if (secret != null && !secret.isBlank()) {
+            b.secretFile(Path.of(secret.trim()));
+        }
         return b.build();
     }
 
@@ -236,6 +279,7 @@ public record NetConfig(
         private long idleMaxParkNs = BACKOFF_MAX_PARK_NS;
         private long driverIdleMaxParkNs = BACKOFF_MAX_PARK_NS;
         private List<String> peers = List.of();
+        private Path secretFile;
 
         private Builder() {
         }
@@ -324,14 +368,21 @@ public record NetConfig(
             return this;
         }
 
+        /** @param v see {@link NetConfig#secretFile()} @return this */
+        public Builder secretFile(Path v) {
+            secretFile = v;
+            return this;
+        }
+
         /**
          * @return the configuration
-         * @throws IllegalArgumentException if a value is out of range (names it)
+         * @throws IllegalArgumentException if a value is out of range (names it), or the secret file
+         *                                  cannot be read or has the wrong size
          */
         public NetConfig build() {
             return new NetConfig(bindAddress, registryTimeoutMs, termLength, idle, registryDirectory, failureTimeoutMs,
                     heartbeatIntervalMs, verifySuspectTimeoutMs, clientTimeoutMs, idleSpins, idleYields, idleMaxParkNs,
-                    driverIdleMaxParkNs, peers);
+                    driverIdleMaxParkNs, peers, secretFile);
         }
     }
 }

@@ -40,6 +40,9 @@ public final class EngineServerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Option(names = "--registry", required = true, paramLabel = "URI", description = "The registry (tandem://HOST:PORT).")
     String registry;
 

@@ -37,6 +37,9 @@ final class CosimDemoCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Option(names = "--duration-ms", paramLabel = "MS", defaultValue = "20",
             description = "Virtual time to simulate, in ms (default: ${DEFAULT-VALUE}).")
     private long durationMs;

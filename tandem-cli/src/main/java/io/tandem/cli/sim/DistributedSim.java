@@ -210,6 +210,8 @@ final class DistributedSim {
                 throw new TandemException(name.equals(DistributedPrimary.NAME)
                         ? "a primary already runs in this partition of " + uri + ": give each run its own --partition"
                         : "secondary name '" + name + "' is taken in this run: give each secondary its own --name", e);
+            } catch (io.tandem.net.SharedSecretMismatchException e) {
+                throw new TandemException(who + ": " + e.getMessage(), e); // retrying cannot help
             } catch (TandemException e) {
                 last = e;
                 LockSupport.parkNanos(200_000_000L);

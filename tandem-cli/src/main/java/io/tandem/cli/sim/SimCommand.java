@@ -44,6 +44,9 @@ public final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Parameters(index = "0", paramLabel = "WORLD", description = "The SDF world file.")
     Path world;
 

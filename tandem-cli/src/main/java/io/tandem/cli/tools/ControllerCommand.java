@@ -61,6 +61,9 @@ public final class ControllerCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Parameters(arity = "1..*", paramLabel = "NAME", description = "The required participants.")
     private List<String> required;
 

@@ -37,6 +37,9 @@ public final class MonitorCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Mixin
     private RegistryOption registry;
 

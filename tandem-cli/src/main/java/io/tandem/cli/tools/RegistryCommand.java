@@ -37,6 +37,9 @@ public final class RegistryCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Option(names = "--listen", paramLabel = "URI", defaultValue = RegistryUris.DEFAULT, converter = RegistryUris.Listen.class,
             description = "URI to listen on, tandem://HOST:PORT; port 0 picks a free port (default: ${DEFAULT-VALUE}).")
     private String listen;

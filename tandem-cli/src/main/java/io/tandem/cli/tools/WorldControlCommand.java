@@ -44,6 +44,9 @@ public final class WorldControlCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.internal.SecretFileOption secretFile;
+
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world's name (its <world name=...>).")
     private String world;
 

@@ -40,6 +40,53 @@ final class ControlCodec {
     private ControlCodec() {
     }
 
+    /** the session id control frames are signed with */
+    static final int SIGNING_SESSION = 0;
+    /** the stream id control frames are signed with (no data stream has it) */
+    static final int SIGNING_STREAM = -1;
+
+    /**
+     * @param tag the shared secret's signer (used under its lock), or null to send unsigned
+     * @return the frame as a new array, signed when {@code tag} is given
+     * @see #encode(int, ControlMessage)
+     */
+    static byte[] encode(int version, ControlMessage m, FrameTag tag) {
+        byte[] plain = encode(version, m);
+        if (tag == null) {
+            return plain;
+        }
+        byte[] signed = java.util.Arrays.copyOf(plain, plain.length + FrameTag.LENGTH);
+        UnsafeBuffer b = new UnsafeBuffer(signed);
+        b.putInt(WireFormat.MAGIC_OFFSET, WireFormat.SIGNED_MAGIC, WireFormat.ORDER);
+        synchronized (tag) {
+            tag.begin(SIGNING_SESSION, SIGNING_STREAM);
+            tag.update(signed, 0, plain.length);
+            tag.finish(signed, plain.length);
+        }
+        return signed;
+    }
+
+    /**
+     * Checks the frame's signature (see {@link WireFormat#authenticate}), then decodes it.
+     *
+     * @param tag the shared secret's signer (used under its lock), or null without a secret
+     * @throws UnauthenticatedFrameException if the signature is missing, wrong or unexpected
+     * @see #decode(byte[], int, int, int, String)
+     */
+    static ControlMessage decode(byte[] frame, int offset, int length, int version, String from, FrameTag tag) {
+        int plain;
+        if (tag == null) {
+            plain = WireFormat.authenticate(null, new UnsafeBuffer(frame, offset, length), 0, length, SIGNING_SESSION,
+                    SIGNING_STREAM, from);
+        } else {
+            synchronized (tag) {
+                plain = WireFormat.authenticate(tag, new UnsafeBuffer(frame, offset, length), 0, length, SIGNING_SESSION,
+                        SIGNING_STREAM, from);
+            }
+        }
+        return decode(frame, offset, plain, version, from);
+    }
+
     /**
      * @param version protocol version to write
      * @param m       the message (not modified)

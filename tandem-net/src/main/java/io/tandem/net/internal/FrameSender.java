@@ -12,7 +12,9 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import io.aeron.DirectBufferVector;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
@@ -59,7 +61,7 @@ import org.slf4j.LoggerFactory;
  */
 
 /**
- * Encodes and offers one participant's frames on its exclusive publications (one Aeron session
+ * Encodes, signs (with a shared secret: {@link WireFormat#SIGNED_MAGIC}, {@link FrameTag}) and offers one participant's frames on its exclusive publications (one Aeron session
  * per participant on the simulation's stream: broadcasts, unicasts and NextSimTask share it, so
  * every receiver sees one sender's frames in offer order; offers take turns through a spin lock).
  * Frames above the publication's maximum message length go as Chunk frames. Back-pressure is
@@ -95,6 +97,8 @@ final class FrameSender {
     private final int sessionId;
     private final int streamId;
     private final long receiverTimeoutMs;
+    /** each thread's signer with the shared secret's frame key, or null to send unsigned frames */
+    private final ThreadLocal<FrameTag> tags;
     /** the UDP multi-destination-cast publication, once a member of another registry is known */
     private volatile ExclusivePublication udp;
     /** the driver counter of its flow control's receivers, or -1 */
@@ -124,10 +128,14 @@ final class FrameSender {
         /** the message frames, and a view of its array to offer */
         final FrameWriter writer = new FrameWriter("Tandem", 256);
         final UnsafeBuffer message = new UnsafeBuffer(writer.array());
+        /** a signed frame's tag, offered after it */
+        final UnsafeBuffer tag = new UnsafeBuffer(new byte[FrameTag.LENGTH]);
+        /** a signed chunk: its header, its slice and its tag */
+        final DirectBufferVector[] vectors = {new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
     }
 
     FrameSender(Publication publication, int version, SessionAgent agent, String owner) {
-        this(publication, version, agent, owner, null, 0, 0, 0, 0);
+        this(publication, version, agent, owner, null, 0, 0, 0, 0, null);
     }
 
     /**
@@ -136,9 +144,11 @@ final class FrameSender {
      * @param sessionId         its session id (the IPC publication's)
      * @param streamId          its stream id (the simulation's)
      * @param receiverTimeoutMs how long a receiver that stopped answering holds it back (min flow control)
+     * @param secret            the group's shared secret, to sign every frame with; or null
      */
     FrameSender(Publication publication, int version, SessionAgent agent, String owner, Aeron aeron, int termLength,
-            int sessionId, int streamId, long receiverTimeoutMs) {
+            int sessionId, int streamId, long receiverTimeoutMs, SharedSecret secret) {
+        this.tags = secret == null ? null : ThreadLocal.withInitial(secret::frameTag);
         this.publication = publication;
         this.version = version;
         this.agent = agent;
@@ -299,7 +309,7 @@ final class FrameSender {
         int length = MessageCodec.encode(s.writer, version, destination, m);
         // the writer's array, replaced when it grew
         s.message.wrap(s.writer.array(), 0, length);
-        int max = publication.maxMessageLength();
+        int max = publication.maxMessageLength() - (tags == null ? 0 : FrameTag.LENGTH);
         if (length <= max) {
             offer(destination, s.message, 0, length, null, 0, 0);
             return;
@@ -350,14 +360,40 @@ final class FrameSender {
         try {
             Scratch s = SCRATCH.get();
             int length = MessageCodec.encodeHello(s.frame, 0, version, selfPeerId);
-            p.offer(s.frame, 0, length);
+            if (tags == null) {
+                p.offer(s.frame, 0, length);
+            } else {
+                sign(s, s.frame, 0, length, null, 0, 0);
+                p.offer(s.frame, 0, length, s.tag, 0, FrameTag.LENGTH);
+            }
         } finally {
             offering.set(false);
         }
     }
 
-    private void offer(int destination, DirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo,
+    /**
+     * Signs a frame made of {@code one} and, if not null, {@code two}: marks it signed in
+     * {@code one}'s header and puts its tag in the thread's scratch. Does not allocate.
+     */
+    private void sign(Scratch s, MutableDirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two, int offsetTwo,
             int lengthTwo) {
+        one.putInt(offsetOne + WireFormat.MAGIC_OFFSET, WireFormat.SIGNED_MAGIC, WireFormat.ORDER);
+        FrameTag t = tags.get();
+        t.begin(publication.sessionId(), publication.streamId());
+        t.update(one, offsetOne, lengthOne);
+        if (two != null) {
+            t.update(two, offsetTwo, lengthTwo);
+        }
+        t.finish(s.tag, 0);
+    }
+
+    private void offer(int destination, MutableDirectBuffer one, int offsetOne, int lengthOne, DirectBuffer two,
+            int offsetTwo, int lengthTwo) {
+        Scratch signed = null;
+        if (tags != null) {
+            signed = SCRATCH.get();
+            sign(signed, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+        }
         int idle = 0;
         while (!offering.compareAndSet(false, true)) {
             if (closed) {
@@ -368,31 +404,44 @@ final class FrameSender {
         try {
             // one offer per medium: IPC for our registry's members, the UDP publication for all others
             if (destination == MessageCodec.ALL_PEERS) {
-                offerLocked(publication, false, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                offerLocked(publication, false, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo, signed);
                 if (remotes.length > 0) {
-                    offerLocked(udp, true, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                    offerLocked(udp, true, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo, signed);
                 }
             } else if (isRemote(destination)) {
-                offerLocked(udp, true, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                offerLocked(udp, true, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo, signed);
             } else {
-                offerLocked(publication, false, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+                offerLocked(publication, false, one, offsetOne, lengthOne, two, offsetTwo, lengthTwo, signed);
             }
         } finally {
             offering.set(false);
         }
     }
 
+    /** @param signed the scratch holding the frame's tag, or null for an unsigned frame */
     private void offerLocked(Publication publication, boolean remote, DirectBuffer one, int offsetOne, int lengthOne,
-            DirectBuffer two, int offsetTwo, int lengthTwo) {
+            DirectBuffer two, int offsetTwo, int lengthTwo, Scratch signed) {
+        if (signed != null && two != null) {
+            signed.vectors[0].reset(one, offsetOne, lengthOne);
+            signed.vectors[1].reset(two, offsetTwo, lengthTwo);
+            signed.vectors[2].reset(signed.tag, 0, FrameTag.LENGTH);
+        }
         int idle = 0;
         int notConnected = 0;
         while (true) {
             if (remote && remotes.length == 0) {
                 return; // every member of another registry left
             }
-            long result = two == null
-                    ? publication.offer(one, offsetOne, lengthOne)
-                    : publication.offer(one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+            long result;
+            if (signed == null) {
+                result = two == null
+                        ? publication.offer(one, offsetOne, lengthOne)
+                        : publication.offer(one, offsetOne, lengthOne, two, offsetTwo, lengthTwo);
+            } else {
+                result = two == null
+                        ? publication.offer(one, offsetOne, lengthOne, signed.tag, 0, FrameTag.LENGTH)
+                        : publication.offer(signed.vectors);
+            }
             if (result > 0) {
                 return;
             }

@@ -3,12 +3,14 @@ package io.tandem.net.internal;
 import io.tandem.net.NetConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.PhysicalAddress;
 import org.jgroups.View;
 import org.jgroups.conf.ClassConfigurator;
+import org.jgroups.protocols.AUTH;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.FRAG4;
@@ -21,6 +23,7 @@ import org.jgroups.protocols.VERIFY_SUSPECT2;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
+import org.jgroups.stack.Protocol;
 
 /*
  * The control-plane stack (bottom to top), JGroups' tcp.xml with these changes:
@@ -48,6 +51,11 @@ import org.jgroups.protocols.pbcast.STABLE;
  *  NAKACK2, UNICAST3, STABLE, GMS, MFC, UFC, FRAG4: reliable FIFO multicast/unicast, views,
  *                  flow control, fragmentation, as in tcp.xml.
  *
+ *  AUTH            only with a shared secret (NetConfig.secretFile), directly below GMS: a joiner's
+ *                  JOIN request carries a SecretToken the coordinator checks, and the coordinator's
+ *                  answer one the joiner checks (auth_coord); a wrong or missing secret is refused
+ *                  with "authentication failed" (NetSession names the secret file).
+ *
  * No MERGE3: a member excluded by a (false) suspicion has been reported lost to everyone, its name
  * and peer id freed; merging it back would resurrect it behind the registry's back. It sees a view
  * without the registry instead and reports every peer lost.
@@ -74,17 +82,18 @@ final class JGroupsStack {
      * @throws Exception as JGroups reports it
      */
     static JChannel create(NetConfig config, InetAddress bindAddress, int bindPort, InetSocketAddress registry,
-            long joinTimeoutMs) throws Exception {
-        return create(config, bindAddress, bindPort, List.of(registry), joinTimeoutMs, false);
+            long joinTimeoutMs, SharedSecret secret) throws Exception {
+        return create(config, bindAddress, bindPort, List.of(registry), joinTimeoutMs, false, secret);
     }
 
     /**
      * @param initialHosts the registries to find the group through
      * @param registry     whether the channel is a registry's (passes discovery requests on)
-     * @see #create(NetConfig, InetAddress, int, InetSocketAddress, long)
+     * @param secret       the group's shared secret (AUTH both ways), or null for none
+     * @see #create(NetConfig, InetAddress, int, InetSocketAddress, long, SharedSecret)
      */
     static JChannel create(NetConfig config, InetAddress bindAddress, int bindPort, List<InetSocketAddress> initialHosts,
-            long joinTimeoutMs, boolean registry) throws Exception {
+            long joinTimeoutMs, boolean registry, SharedSecret secret) throws Exception {
         TCP tcp = new TCP();
         tcp.setBindAddress(bindAddress);
         // TCP refuses port 0 at init with a static discovery protocol, but binds whatever port it holds
@@ -115,8 +124,22 @@ final class JGroupsStack {
         gms.printLocalAddress(false);
         gms.setJoinTimeout(joinTimeoutMs);
         gms.setMaxJoinAttempts(1);
-        JChannel channel = new JChannel(tcp, ping, fdSock, fdAll, verify, nakack, new UNICAST3(), new STABLE(), gms,
-                new MFC(), new UFC(), new FRAG4());
+        List<Protocol> protocols = new ArrayList<>(List.of(tcp, ping, fdSock, fdAll, verify, nakack, new UNICAST3(),
+                new STABLE()));
+        SecretToken token = null;
+        if (secret != null) {
+            // directly below GMS, as JGroups' auth_*.xml stacks have it; the joiner checks the coordinator too
+            AUTH auth = new SecretAuth();
+            token = new SecretToken(secret.joinKey());
+            auth.setAuthToken(token);
+            auth.setAuthCoord(true);
+            protocols.add(auth);
+        }
+        protocols.addAll(List.of(gms, new MFC(), new UFC(), new FRAG4()));
+        JChannel channel = new JChannel(protocols);
+        if (token != null) {
+            token.channel(channel);
+        }
         // created by the stack's init, started by connect: off before that (no probe socket)
         tcp.getDiagnosticsHandler().setEnabled(false);
         tcp.setBindPort(bindPort);
@@ -129,6 +152,68 @@ final class JGroupsStack {
     /** @return the discovery runs (JGroups' num_discovery_runs) that repeat a request every DISCOVERY_RETRY_MS within the timeout */
     static int discoveryRuns(long joinTimeoutMs) {
         return (int) Math.max(2, Math.min(100, joinTimeoutMs / DISCOVERY_RETRY_MS));
+    }
+
+    /** @return whether the channel's coordinator answered its join without the AUTH header: it has no shared secret */
+    static boolean coordinatorHasNoSecret(JChannel channel) {
+        return channel.getProtocolStack().findProtocol(SecretAuth.class) instanceof SecretAuth a && a.coordinatorUnsigned;
+    }
+
+    /**
+     * JGroups' AUTH with one-line refusals in our log (AUTH's own are a warning and an exception
+     * stack-free but naming Java classes, logged by UNICAST3), noting a coordinator that answers a
+     * join without a token: a group without the secret ({@link #coordinatorHasNoSecret}).
+     */
+    static final class SecretAuth extends AUTH {
+        private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SecretAuth.class);
+        volatile boolean coordinatorUnsigned;
+
+        SecretAuth() {
+            // headers are matched by protocol id: speak as AUTH
+            setId(ClassConfigurator.getProtocolId(AUTH.class));
+        }
+
+        @Override
+        public Object up(org.jgroups.Message msg) {
+            return unsigned(msg) ? null : super.up(msg);
+        }
+
+        @Override
+        public void up(org.jgroups.util.MessageBatch batch) {
+            batch.removeIf(this::unsigned, true);
+            if (!batch.isEmpty()) {
+                super.up(batch);
+            }
+        }
+
+        /** @return whether the message needed a token and had none: refused, or (a join answer) passed by us */
+        private boolean unsigned(org.jgroups.Message msg) {
+            org.jgroups.protocols.pbcast.GMS.GmsHeader gms = getGMSHeader(msg);
+            if (gms == null || !needsAuthentication(msg, gms) || msg.getHeader(id) != null) {
+                return false;
+            }
+            if (gms.getType() == org.jgroups.protocols.pbcast.GMS.GmsHeader.JOIN_RSP) {
+                // a coordinator without the secret: let the join end now (rather than time out) and have
+                // NetSession leave at once naming the cause, before anything is sent to the group
+                coordinatorUnsigned = true;
+                up_prot.up(msg);
+            } else {
+                LOG.warn("{}: refused {}: it has no shared secret", local_addr, msg.getSrc());
+                sendRejectionMessage(gms.getType(), msg.getSrc(), "no AUTH header found in message");
+            }
+            return true;
+        }
+
+        @Override
+        protected boolean handleAuthHeader(org.jgroups.protocols.pbcast.GMS.GmsHeader gms,
+                org.jgroups.protocols.AuthHeader header, org.jgroups.Message msg) {
+            if (!needsAuthentication(msg, gms) || auth_token.authenticate(header.getToken(), msg)) {
+                return true;
+            }
+            LOG.warn("{}: refused {}: its shared secret differs", local_addr, msg.getSrc());
+            sendRejectionMessage(gms.getType(), msg.getSrc(), "authentication failed");
+            return false;
+        }
     }
 
     /** A registry's discovery: tells the group's other members where each joiner it answers is. */

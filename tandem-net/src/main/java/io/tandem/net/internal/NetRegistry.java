@@ -99,13 +99,16 @@ public final class NetRegistry implements RegistryEndpoint {
     private final Map<String, Sim> sims = new HashMap<>();
     /** the group's registries' media-driver directories by {@link #homeKey}, this one's included */
     private final Map<String, String> registryDirectories = new HashMap<>();
+    /** the shared secret's control-frame signer, or null */
+    private final FrameTag tag;
     private Set<Address> view = new HashSet<>();
     private int nextPeerId = 1;
     private int nextStreamId = FIRST_STREAM_ID;
 
     private NetRegistry(NetConfig config, int version, String uri, JChannel channel, MediaDriver driver,
-            String aeronDirectory, ScheduledExecutorService thread) {
+            String aeronDirectory, ScheduledExecutorService thread, SharedSecret secret) {
         this.config = config;
+        this.tag = secret == null ? null : secret.frameTag();
         this.version = version;
         this.uri = uri;
         this.channel = channel;
@@ -142,6 +145,7 @@ public final class NetRegistry implements RegistryEndpoint {
      */
     public static NetRegistry start(URI uri, NetConfig config, int version) {
         RegistryAddress address = RegistryAddress.parse(uri);
+        SharedSecret secret = SharedSecret.load(config);
         JChannel ch = null;
         MediaDriver driver = null;
         ScheduledThreadPoolExecutor thread = null;
@@ -154,7 +158,7 @@ public final class NetRegistry implements RegistryEndpoint {
             try {
                 ch = JGroupsStack.create(config, address.address().getAddress(), address.address().getPort(),
                         initialHosts, config.peers().isEmpty() ? Math.min(10, config.registryTimeoutMs())
-                                : config.registryTimeoutMs(), true);
+                                : config.registryTimeoutMs(), true, secret);
                 ch.name(NAME_PREFIX + "@" + address.address().getAddress().getHostAddress() + ":"
                         + address.address().getPort());
                 ch.connect(JGroupsStack.CLUSTER_NAME);
@@ -180,7 +184,8 @@ public final class NetRegistry implements RegistryEndpoint {
                 return t;
             });
             thread.setRemoveOnCancelPolicy(true);
-            NetRegistry registry = new NetRegistry(config, version, actualUri, ch, driver, dir.toString(), thread);
+            NetRegistry registry = new NetRegistry(config, version, actualUri, ch, driver, dir.toString(), thread,
+                    secret);
             ch.setReceiver(registry.receiver());
             NetRegistry r = registry;
             thread.execute(() -> r.onView(r.channel.getView()));
@@ -407,7 +412,7 @@ public final class NetRegistry implements RegistryEndpoint {
         }
         ControlMessage m;
         try {
-            m = ControlCodec.decode(frame, offset, length, version, "participant " + src);
+            m = ControlCodec.decode(frame, offset, length, version, "participant " + src, tag);
         } catch (ProtocolVersionException e) {
             LOG.warn("registry {}: refusing participant {}: {}", uri, src, e.getMessage());
             unicast(src, new JoinRejected(0, "", RejectReason.PROTOCOL_VERSION, "registry " + uri
@@ -416,6 +421,9 @@ public final class NetRegistry implements RegistryEndpoint {
             return;
         } catch (MalformedFrameException e) {
             LOG.warn("registry {}: dropping a malformed frame from {}: {}", uri, src, e.getMessage());
+            return;
+        } catch (UnauthenticatedFrameException e) {
+            LOG.warn("registry {}: dropping {}", uri, e.getMessage());
             return;
         }
         if (m instanceof RegistryInfo i) {
@@ -556,7 +564,7 @@ public final class NetRegistry implements RegistryEndpoint {
 
     private void send(Address dest, ControlMessage m) {
         try {
-            channel.send(new BytesMessage(dest, ControlCodec.encode(version, m)));
+            channel.send(new BytesMessage(dest, ControlCodec.encode(version, m, tag)));
         } catch (Exception e) {
             if (!closed) {
                 LOG.warn("registry {}: cannot send {}: {}", uri, m.getClass().getSimpleName(), e.toString());

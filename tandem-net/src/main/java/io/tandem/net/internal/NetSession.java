@@ -10,6 +10,7 @@ import io.tandem.cosim.spi.TransportListener;
 import io.tandem.cosim.spi.TransportSession;
 import io.tandem.net.MalformedFrameException;
 import io.tandem.net.NetConfig;
+import io.tandem.net.SharedSecretMismatchException;
 import io.tandem.net.ProtocolVersionException;
 import io.tandem.net.internal.ControlMessage.JoinCommit;
 import io.tandem.net.internal.ControlMessage.JoinRejected;
@@ -77,6 +78,10 @@ public final class NetSession implements TransportSession {
     private Publication publication;
     private volatile FrameSender sender;
     private int peerId;
+    /** the shared secret, or null */
+    private final SharedSecret secret;
+    /** its control-frame signer, or null */
+    private final FrameTag controlTag;
 
     private NetSession(NetConfig config, int version, RegistryAddress registry, String simulationName,
             String participantName, TransportListener listener) {
@@ -88,6 +93,32 @@ public final class NetSession implements TransportSession {
         this.agent = new SessionAgent("tandem-net-" + simulationName + "/" + participantName, simulationName, version,
                 listener, NetClock.MONOTONIC, TimeUnit.MILLISECONDS.toNanos(config.registryTimeoutMs()));
         this.idle = new QuietIdleStrategy(idleStrategy(config), NetClock.MONOTONIC);
+        this.secret = SharedSecret.load(config);
+        this.controlTag = secret == null ? null : secret.frameTag();
+        agent.secret(secret);
+        agent.testDelayNs(testDelayNs());
+    }
+
+    /** @return the test-only delay of frames from other hosts ({@link SessionAgent#TEST_DELAY_PROP_NAME}), ns */
+    private static long testDelayNs() {
+        String v = System.getProperty(SessionAgent.TEST_DELAY_PROP_NAME);
+        if (v == null || v.isBlank()) {
+            return 0;
+        }
+        double ms;
+        try {
+            ms = Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            ms = Double.NaN;
+        }
+        if (!(ms >= 0 && ms <= 10_000)) {
+            throw new TandemException("-D" + SessionAgent.TEST_DELAY_PROP_NAME + " must be 0 to 10000 ms, got '" + v + "'");
+        }
+        if (ms > 0) {
+            LOG.warn("delaying every frame from other hosts by {} ms (-D{}, for fault tests)", ms,
+                    SessionAgent.TEST_DELAY_PROP_NAME);
+        }
+        return Math.round(ms * 1e6);
     }
 
     /**
@@ -125,15 +156,27 @@ public final class NetSession implements TransportSession {
         });
         InetAddress bind = bindAddress();
         try {
-            channel = JGroupsStack.create(config, bind, 0, registry.address(), config.registryTimeoutMs());
+            channel = JGroupsStack.create(config, bind, 0, registry.address(), config.registryTimeoutMs(), secret);
             channel.name(simulationName + "/" + participantName);
             channel.setReceiver(new ControlReceiver());
             channel.connect(JGroupsStack.CLUSTER_NAME);
+        } catch (SecurityException e) {
+            // JGroups AUTH refused us: no token, or one made with another secret
+            throw new SharedSecretMismatchException(secret == null
+                    ? "the registry at " + registry + " requires a shared secret and this participant has none: give it"
+                            + " the group's secret file with --secret-file (" + NetConfig.SECRET_FILE_PROP_NAME + ")"
+                    : "the registry at " + registry + " refused this participant's shared secret (" + secret.source()
+                            + "): it was started with another one; give every member the same --secret-file", e);
         } catch (Exception e) {
             throw new TandemException("cannot reach the registry at " + registry + " from " + bind.getHostAddress() + ": " + e, e);
         }
         View view = channel.getView();
         Address coord = view.getCoord();
+        if (secret != null && JGroupsStack.coordinatorHasNoSecret(channel)) {
+            throw new SharedSecretMismatchException("the registry at " + registry + " has no shared secret and this"
+                    + " participant has one (" + secret.source() + "); start the registry with the same --secret-file,"
+                    + " or this one without", null);
+        }
         if (view.size() < 2 || coord.equals(channel.getAddress())) {
             throw new TandemException("no registry answered at " + registry + " within " + config.registryTimeoutMs()
                     + " ms from " + bind.getHostAddress() + "; start one (tandem registry --listen " + registry + "), check the"
@@ -196,7 +239,7 @@ public final class NetSession implements TransportSession {
         publication = aeron.addExclusivePublication(reservation.self().channel() + "?term-length=" + config.termLength()
                 + "|session-id=" + reservation.self().sessionId(), reservation.self().streamId());
         sender = new FrameSender(publication, version, agent, agent.roleName(), aeron, config.termLength(),
-                reservation.self().sessionId(), reservation.self().streamId(), config.clientTimeoutMs());
+                reservation.self().sessionId(), reservation.self().streamId(), config.clientTimeoutMs(), secret);
         agent.enqueue(new SessionAgent.Link(subscription, udpSubscription, publication, sender));
         await(agent.linked, "to let this participant see every member's Aeron publication");
         send(coord, new JoinCommit(simulationName, peerId, udpEndpoint));
@@ -283,7 +326,7 @@ public final class NetSession implements TransportSession {
 
     private void send(Address dest, ControlMessage m) {
         try {
-            channel.send(new BytesMessage(dest, ControlCodec.encode(version, m)));
+            channel.send(new BytesMessage(dest, ControlCodec.encode(version, m, controlTag)));
         } catch (Exception e) {
             throw new TandemException("cannot send " + m.getClass().getSimpleName() + " to the registry at " + registry
                     + ": " + e, e);
@@ -362,7 +405,7 @@ public final class NetSession implements TransportSession {
         if (failedJoin && registryAddress != null && peerId != 0) {
             try {
                 channel.send(new BytesMessage(registryAddress, ControlCodec.encode(version,
-                        new LeaveRequest(simulationName, peerId, -1))));
+                        new LeaveRequest(simulationName, peerId, -1), controlTag)));
             } catch (Exception e) {
                 LOG.debug("cannot withdraw the reservation: {}", e.toString());
             }
@@ -389,6 +432,16 @@ public final class NetSession implements TransportSession {
         return sender;
     }
 
+    /** @return the IPC publication, for tests that forge frames on it */
+    Publication publication() {
+        return publication;
+    }
+
+    /** @return frames dropped as malformed or unauthenticated so far */
+    long droppedFrames() {
+        return agent.droppedFrames();
+    }
+
     @Override
     public String toString() {
         return "NetSession[" + agent.describe() + "]";
@@ -413,7 +466,8 @@ public final class NetSession implements TransportSession {
             }
             ControlMessage m;
             try {
-                m = ControlCodec.decode(msg.getArray(), msg.getOffset(), msg.getLength(), version, "registry " + registry);
+                m = ControlCodec.decode(msg.getArray(), msg.getOffset(), msg.getLength(), version, "registry " + registry,
+                        controlTag);
             } catch (ProtocolVersionException e) {
                 agent.reserved.completeExceptionally(e);
                 // join() throws it to the caller: logging it too would print it twice
@@ -421,6 +475,11 @@ public final class NetSession implements TransportSession {
                 return;
             } catch (MalformedFrameException e) {
                 LOG.warn("{}: dropping a malformed frame from the registry: {}", agent.roleName(), e.getMessage());
+                return;
+            } catch (UnauthenticatedFrameException e) {
+                // a registry with another secret never admits us (AUTH); one without any does, then signs nothing
+                agent.reserved.completeExceptionally(new SharedSecretMismatchException(e.getMessage(), e));
+                LOG.warn("{}: dropping {}", agent.roleName(), e.getMessage());
                 return;
             }
             if (m instanceof JoinRejected r) {

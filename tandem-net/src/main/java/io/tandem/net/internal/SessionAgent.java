@@ -136,7 +136,14 @@ final class SessionAgent implements Agent {
     private final FrameReader reader = new FrameReader(WireFormat.ERRORS);
     private final FragmentHandler peerHandler = this::onPeerFragment;
     private final FragmentHandler selfHandler = this::onSelfFragment;
-    private long droppedFrames;
+    /** written by the thread holding the duty only */
+    private volatile long droppedFrames;
+    /** fault tests: how long frames from other registries' members are held, 0 for not at all */
+    private long testDelayNs;
+    /** fault tests: the frames held, in arrival order (duty thread) */
+    private final java.util.ArrayDeque<DelayedFrame> delayed = new java.util.ArrayDeque<>();
+    /** the shared secret's signer checking every received frame, or null (set before the agent starts) */
+    private FrameTag tag;
     /** a remote newcomer whose image of our UDP publication we wait for before the Hello, or null */
     private PeerLink greeting;
     private long greetingDeadlineNs;
@@ -193,6 +200,11 @@ final class SessionAgent implements Agent {
         this.listener = listener;
         this.clock = clock;
         this.drainTimeoutNs = drainTimeoutNs;
+    }
+
+    /** Sets the shared secret whose signature every received frame must carry (null: none may); before the agent starts. */
+    void secret(SharedSecret secret) {
+        tag = secret == null ? null : secret.frameTag();
     }
 
     @Override
@@ -257,6 +269,9 @@ final class SessionAgent implements Agent {
         int work = 0;
         if (subscription != null) {
             work += pollImages();
+        }
+        if (!delayed.isEmpty()) {
+            work += releaseDelayed();
         }
         work += processControl();
         if (phase == Phase.LINKING) {
@@ -400,6 +415,9 @@ final class SessionAgent implements Agent {
         PeerLink link = find(l.peerId());
         if (link == null) {
             return true;
+        }
+        if (delayedFrom(link)) {
+            return false; // its frames still in (injected) flight arrive before its leaving, as on a wire
         }
         if (!link.told) {
             removeLink(link);
@@ -616,15 +634,32 @@ final class SessionAgent implements Agent {
         }
     }
 
-    private void onSelfFragment(DirectBuffer buffer, int offset, int length, Header header) {
+    private void onSelfFragment(DirectBuffer buffer, int offset, int frameLength, Header header) {
+        int length;
+        try {
+            length = WireFormat.authenticate(tag, buffer, offset, frameLength, header.sessionId(), header.streamId(),
+                    self.describe);
+        } catch (UnauthenticatedFrameException e) {
+            dropped(self, "a frame", e);
+            return;
+        }
         // our own stream: only what we sent to ourselves
         if (length >= MessageCodec.BODY_OFFSET && MessageCodec.destination(buffer, offset) == selfId) {
             deliver(self, selfId, buffer, offset, length);
         }
     }
 
-    private void onPeerFragment(DirectBuffer buffer, int offset, int length, Header header) {
+    private void onPeerFragment(DirectBuffer buffer, int offset, int frameLength, Header header) {
         PeerLink link = polling;
+        int length;
+        try {
+            // before anything is read from it: with a shared secret, an unsigned or forged frame is never looked at
+            length = WireFormat.authenticate(tag, buffer, offset, frameLength, header.sessionId(), header.streamId(),
+                    link.describe);
+        } catch (UnauthenticatedFrameException e) {
+            dropped(link, "a frame", e);
+            return;
+        }
         if (length < MessageCodec.BODY_OFFSET) {
             dropped(link, "a " + length + "-byte frame", null);
             return;
@@ -643,7 +678,53 @@ final class SessionAgent implements Agent {
                 && header.position() > link.leaving.endPosition()) {
             return; // offered by a thread of the leaver after it left
         }
+        if (testDelayNs > 0 && link.remote) {
+            // fault tests: held as a slower network would (test-only; copies the frame)
+            byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            delayed.addLast(new DelayedFrame(clock.nanoTime() + testDelayNs, link, copy));
+            return;
+        }
         deliver(link, link.peerId, buffer, offset, length);
+    }
+
+    /** A frame held by the test-only delay ({@link #TEST_DELAY_PROP_NAME}). */
+    private record DelayedFrame(long dueNs, PeerLink link, byte[] frame) {
+    }
+
+    /** Delivers the held frames that are due, in arrival order. */
+    private int releaseDelayed() {
+        int n = 0;
+        long now = clock.nanoTime();
+        DelayedFrame d;
+        while ((d = delayed.peekFirst()) != null && now - d.dueNs() >= 0) {
+            delayed.pollFirst();
+            deliver(d.link(), d.link().peerId, new UnsafeBuffer(d.frame()), 0, d.frame().length);
+            n++;
+        }
+        return n;
+    }
+
+    private boolean delayedFrom(PeerLink link) {
+        for (DelayedFrame d : delayed) {
+            if (d.link() == link) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * system property, for fault tests only: milliseconds every data frame from a member of another
+     * registry (another host) is held after it arrives before it is delivered, in order, as a link
+     * with that much more latency would (this machine's kernel has no netem qdisc to delay packets);
+     * the frames' senders' leaving waits for them. JGroups traffic is not delayed.
+     */
+    static final String TEST_DELAY_PROP_NAME = "tandem.net.test.delay.ms";
+
+    /** Sets the test-only delay ({@link #TEST_DELAY_PROP_NAME}); before the agent starts. */
+    void testDelayNs(long ns) {
+        testDelayNs = ns;
     }
 
     private void deliver(PeerLink link, int from, DirectBuffer buffer, int offset, int length) {
@@ -703,8 +784,16 @@ final class SessionAgent implements Agent {
 
     private void dropped(PeerLink link, String what, RuntimeException e) {
         droppedFrames++;
-        LOG.warn("{}: dropped {} from '{}' ({} so far): {}", roleName, what, link.name, droppedFrames,
-                e == null ? "malformed" : e.getMessage());
+        // a flood of bad frames must not flood the log: the first ten, then every thousandth
+        if (droppedFrames <= 10 || droppedFrames % 1000 == 0) {
+            LOG.warn("{}: dropped {} from '{}' ({} so far): {}", roleName, what, link.name, droppedFrames,
+                    e == null ? "malformed" : e.getMessage());
+        }
+    }
+
+    /** @return the frames dropped so far as malformed or unauthenticated (agent thread, or tests after it stopped) */
+    long droppedFrames() {
+        return droppedFrames;
     }
 
     // ---------------------------------------------------------------- helpers

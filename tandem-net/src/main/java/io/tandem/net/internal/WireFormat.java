@@ -24,6 +24,11 @@ import org.agrona.MutableDirectBuffer;
  *
  *   control-plane frames (JGroups) have their body at 8 (ControlCodec).
  *
+ *   signed frames (a group with a shared secret) have the magic 0x53444E54 ("TNDS") and a 16-byte
+ *   tag after the body: HMAC-SHA256 over the sender's session and stream ids and the frame, first
+ *   16 bytes (FrameTag). Each Aeron fragment is signed on its own (a Chunk too); control frames
+ *   use session 0, stream -1.
+ *
  * Strings are int32 byte length + UTF-8; byte arrays int32 length (-1 = null) + bytes; booleans
  * one byte 0/1; enums explicit codes (never ordinals). A new field or type means a new version.
  */
@@ -32,6 +37,8 @@ import org.agrona.MutableDirectBuffer;
 final class WireFormat {
     /** "TNDM" read as a little-endian int32 */
     static final int MAGIC = 0x4D444E54;
+    /** "TNDS" read as a little-endian int32: a frame signed with the shared secret (FrameTag) */
+    static final int SIGNED_MAGIC = 0x53444E54;
     /** the protocol version this build speaks */
     static final int VERSION = 2;
     static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
@@ -135,7 +142,7 @@ final class WireFormat {
                     + " bytes, shorter than the " + HEADER_LENGTH + "-byte header");
         }
         int magic = buffer.getInt(offset + MAGIC_OFFSET, ORDER);
-        if (magic != MAGIC) {
+        if (magic != MAGIC && magic != SIGNED_MAGIC) {
             throw new MalformedFrameException("not a Tandem frame from " + from + ": magic 0x"
                     + Integer.toHexString(magic) + ", expected 0x" + Integer.toHexString(MAGIC));
         }
@@ -144,6 +151,44 @@ final class WireFormat {
             throw new ProtocolVersionException(expectedVersion, version, from);
         }
         return type(buffer, offset);
+    }
+
+    /** @return whether a frame at least a header long carries the signed magic; does not allocate */
+    static boolean isSigned(DirectBuffer buffer, int offset, int length) {
+        return length >= HEADER_LENGTH && buffer.getInt(offset + MAGIC_OFFSET, ORDER) == SIGNED_MAGIC;
+    }
+
+    /**
+     * Checks a received frame's signature where the group has a shared secret, and that an
+     * unsigned group receives no signed frame. Does not allocate unless it throws.
+     *
+     * @param tag       the frame key's signer, or null without a shared secret
+     * @param sessionId the sender's Aeron session id (0 on the control plane)
+     * @param streamId  the stream it came on (-1 on the control plane)
+     * @param from      who sent it, for the error
+     * @return the frame's length without its tag
+     * @throws UnauthenticatedFrameException if the signature is missing, wrong, or unexpected
+     */
+    static int authenticate(FrameTag tag, DirectBuffer buffer, int offset, int length, int sessionId, int streamId,
+            String from) {
+        boolean signed = isSigned(buffer, offset, length);
+        if (tag == null) {
+            if (signed) {
+                throw new UnauthenticatedFrameException("a signed frame from " + from + ": it has a shared secret and"
+                        + " this member has none; give every member the same --secret-file ("
+                        + io.tandem.net.NetConfig.SECRET_FILE_PROP_NAME + ")");
+            }
+            return length;
+        }
+        if (!signed) {
+            throw new UnauthenticatedFrameException("an unsigned frame from " + from + ": it has no shared secret, and"
+                    + " this member requires one");
+        }
+        if (length < HEADER_LENGTH + FrameTag.LENGTH || !tag.verify(buffer, offset, length, sessionId, streamId)) {
+            throw new UnauthenticatedFrameException("a frame from " + from + " whose signature does not match: signed"
+                    + " with another shared secret, or altered");
+        }
+        return length - FrameTag.LENGTH;
     }
 
     /** @return a frame type's name for messages */
