@@ -218,11 +218,22 @@ public final class SimCommand implements Callable<Integer> {
             return 1;
         }
         World w;
+        // a line every few seconds while a big world loads and compiles (none for a quick one)
+        io.tandem.cli.internal.LoadProgress progress = io.tandem.cli.internal.LoadProgress.start(world.toString(),
+                Files.isRegularFile(world) ? Files.size(world) : 0, err);
         try {
-            w = SdfLoader.load(world, warning -> err.println("warning: " + warning));
+            w = SdfLoader.load(world, warning -> {
+                synchronized (err) {
+                    err.println("warning: " + warning);
+                }
+            }, progress::count);
         } catch (WorldFormatException e) {
+            progress.close();
             err.println("tandem sim: " + e.getMessage());
             return 1;
+        }
+        if (role != null) {
+            progress.close(); // the distributed roles compile their part of the world as they start
         }
         SolverSettings settings = physics.settings(solverIterations);
         DistributedSim.Options options = null;
@@ -265,7 +276,7 @@ public final class SimCommand implements Callable<Integer> {
             long done;
             try (Writer recordOut = rec == null ? Writer.nullWriter()
                     : new BufferedWriter(Files.newBufferedWriter(rec.temp(), StandardCharsets.UTF_8), 1 << 16);
-                 WorldRunner runner = new WorldRunner(w, settings, useLevels)) {
+                 WorldRunner runner = compile(w, settings, progress)) {
                 done = standalone(w, runner, rec == null ? null : new PoseRecorder(recordOut, format), stop, out, err);
             }
             if (done < iterations) {
@@ -278,6 +289,14 @@ public final class SimCommand implements Callable<Integer> {
                 out.println("record: " + record);
             }
             return 0;
+        }
+    }
+
+    /** Compiles the world for stepping, saying so in the progress lines; ends them. */
+    private WorldRunner compile(World w, SolverSettings settings, io.tandem.cli.internal.LoadProgress progress) {
+        try (progress) {
+            progress.phase("compiling the physics of " + w.models().size() + " models");
+            return new WorldRunner(w, settings, useLevels);
         }
     }
 

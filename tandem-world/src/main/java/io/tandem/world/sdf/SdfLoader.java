@@ -96,8 +96,18 @@ public final class SdfLoader {
      *                              cannot run as written (the message names file, line and fix)
      */
     public static World load(Path path, Consumer<String> warnings) {
+        return load(path, warnings, in -> in);
+    }
+
+    /**
+     * {@link #load(Path, Consumer)}, reading the file through a wrapper (e.g. one that counts the
+     * bytes read to show progress).
+     *
+     * @param wrap wraps the file's stream; the wrapper is closed after reading
+     */
+    public static World load(Path path, Consumer<String> warnings, java.util.function.UnaryOperator<InputStream> wrap) {
         String name = path.toString();
-        try (InputStream in = Files.newInputStream(path)) {
+        try (InputStream in = wrap.apply(Files.newInputStream(path))) {
             return load(in, name, warnings);
         } catch (NoSuchFileException e) {
             throw new WorldFormatException(name + ": no such file; give the path of an .sdf world file");
