@@ -512,10 +512,18 @@ public final class NetRegistry implements RegistryEndpoint {
 
     private void onLeaveRequest(Address src, LeaveRequest l) {
         Sim sim = sims.get(l.simulationName());
+        Member m = sim == null ? null : sim.members.get(l.peerId());
+        boolean pending = sim != null && sim.pending != null && sim.pending.info.peerId() == l.peerId()
+                && sim.pending.src.equals(src);
+        if ((m == null || !m.src.equals(src)) && !pending && l.endPosition() >= 0) {
+            // a member already dropped (e.g. frozen past the failure detector, then resumed): it has
+            // left; say so at once rather than let it wait its whole timeout for an answer
+            unicast(src, new MemberLeft(l.simulationName(), l.peerId(), "", true, -1));
+            return;
+        }
         if (sim == null) {
             return;
         }
-        Member m = sim.members.get(l.peerId());
         if (m != null && m.src.equals(src)) {
             sim.members.remove(l.peerId());
             multicast(new MemberLeft(sim.name, l.peerId(), m.info.participantName(), false, l.endPosition()));
