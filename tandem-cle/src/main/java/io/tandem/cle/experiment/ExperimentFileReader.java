@@ -348,6 +348,20 @@ final class ExperimentFileReader {
                 outputs);
     }
 
+    /** @return whether the world file is too large for this JVM's heap (a problem then names the -Xmx) */
+    private boolean tooBig(Member fm, Path world) {
+        String why;
+        try {
+            why = SdfLoader.heapShortfall(world, Files.size(world), Runtime.getRuntime().maxMemory());
+        } catch (java.io.IOException e) {
+            return false; // loading says why it cannot read it
+        }
+        if (why != null) {
+            problem(fm, why);
+        }
+        return why != null;
+    }
+
     private ExperimentFile.WorldSpec world(Member wm) {
         JsonObject w = (JsonObject) wm.value();
         Member fm = w.member("file");
@@ -363,6 +377,8 @@ final class ExperimentFileReader {
         if (!Files.isRegularFile(abs)) {
             problem(fm, "world file " + JsonValue.describe(fm.value()) + " not found: " + abs + " does not exist"
                     + " (a relative path is resolved against the experiment file's folder)");
+        } else if (tooBig(fm, abs)) {
+            return null;
         } else {
             try {
                 sdf = SdfLoader.load(abs, warning -> LOG.debug("{}", warning));

@@ -87,6 +87,17 @@ class ExperimentFileTest {
                 + " against the experiment file's folder)");
     }
 
+    /** A world too large for the heap is refused before it is read, naming the heap it needs and the -Xmx. */
+    @Test
+    void load_worldFileTooLargeForTheHeap_refusedBeforeLoadingNamingTheXmx() throws Exception {
+        Path huge = dir.resolve("huge.sdf");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            f.setLength(64L << 30); // sparse: nothing is written, and nothing must be read
+        }
+        String text = replace(minimal(), "\"world.sdf\"", "\"huge.sdf\"");
+        assertThat(errors(dir, text)).contains("exp.json:3:13: ", "huge.sdf is 68.7 GB of SDF", "of heap", "-Xmx");
+    }
+
     @Test
     void load_parameterDefault_substitutedIntoTheColour() {
         ExperimentFile e = load(dir, SCREEN);

@@ -102,11 +102,11 @@ class SimCommandTest {
     @Test
     void heapShortfall_worldAgainstHeap_namesSizeNeedAndXmx() {
         Path w = Path.of("big.sdf");
-        assertThat(SimCommand.heapShortfall(w, 28_000_000L, 2L << 30)).isNull();
-        assertThat(SimCommand.heapShortfall(w, 28_000_000L, 512L << 20))
+        assertThat(io.tandem.world.sdf.SdfLoader.heapShortfall(w, 28_000_000L, 2L << 30)).isNull();
+        assertThat(io.tandem.world.sdf.SdfLoader.heapShortfall(w, 28_000_000L, 512L << 20))
                 .isEqualTo("big.sdf is 28 MB of SDF: loading and stepping it takes about 896 MB of heap, and this JVM may use"
-                        + " 537 MB: give it more (JAVA_OPTS=-Xmx2g ./tandem sim ...) or split the world");
-        assertThat(SimCommand.heapShortfall(w, 280_000_000L, 6L << 30)).contains("280 MB of SDF", "about 9.0 GB", "use 6.4 GB",
+                        + " 537 MB: give it more (JAVA_OPTS=-Xmx2g ./tandem ...) or split the world");
+        assertThat(io.tandem.world.sdf.SdfLoader.heapShortfall(w, 280_000_000L, 6L << 30)).contains("280 MB of SDF", "about 9.0 GB", "use 6.4 GB",
                 "-Xmx11g");
     }
 
