@@ -227,4 +227,49 @@ class MultiHostNamespaceTest {
             assertThat(ms[i]).as("ms from the kill to the exit of process %d", i).isLessThan(3_000);
         }
     }
+
+    /**
+     * A frozen host: its registry and its secondary stopped (SIGSTOP) mid-run. The others exit
+     * with status 1 within 3 s, naming the frozen secondary; once resumed (SIGCONT), the frozen
+     * secondary finds itself dropped and exits with status 1 too, saying why; none hangs.
+     */
+    @Test
+    void frozenHost_theOthersExitNamingItAndItExitsOnceResumed() throws Exception {
+        List<TestChild> registries = startRegistries();
+        List<TestChild> run = startRun("--iterations", "100000000", "--rtf", "1");
+        run.get(0).awaitLine(l -> l.startsWith("iteration "), 90_000);
+        List<TestChild> host2 = List.of(registries.get(2), run.get(2));
+        long frozenAt = System.nanoTime();
+        signal("STOP", host2);
+        int[] codes = new int[2];
+        long[] ms = new long[2];
+        try {
+            for (int i = 0; i < 2; i++) {
+                codes[i] = run.get(i).awaitExit(15_000);
+                ms[i] = (System.nanoTime() - frozenAt) / 1_000_000;
+            }
+        } finally {
+            signal("CONT", host2);
+        }
+        long resumedAt = System.nanoTime();
+        int frozenCode = run.get(2).awaitExit(20_000);
+        long resumedMs = (System.nanoTime() - resumedAt) / 1_000_000;
+        assertThat(codes).as("exit codes of primary, secondary-1; outputs:%n%s%n---%n%s", run.get(0).output(),
+                run.get(1).output()).containsExactly(1, 1);
+        assertThat(run.get(0).output()).containsPattern("secondary 'secondary-2' was lost at iteration [0-9]+");
+        assertThat(run.get(1).output()).containsPattern("secondary 'secondary-2' was lost");
+        for (int i = 0; i < 2; i++) {
+            assertThat(ms[i]).as("ms from the freeze to the exit of process %d", i).isLessThan(3_000);
+        }
+        assertThat(frozenCode).as("the resumed secondary; output:%n%s", run.get(2).output()).isEqualTo(1);
+        assertThat(run.get(2).output()).containsPattern("lost the primary|lost the registry|nothing from the primary");
+        // its silence limit (--ack-timeout-ms, 10 s by default) at the latest
+        assertThat(resumedMs).as("ms from SIGCONT to the resumed secondary's exit").isLessThan(12_000);
+    }
+
+    private static void signal(String signal, List<TestChild> processes) throws Exception {
+        for (TestChild c : processes) {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(c.process.pid())).start().waitFor();
+        }
+    }
 }
