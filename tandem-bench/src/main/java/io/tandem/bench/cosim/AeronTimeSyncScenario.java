@@ -44,6 +44,8 @@ final class AeronTimeSyncScenario implements AutoCloseable {
     private final NetConfig config;
     private final long idleMs;
     private final List<RegistryEndpoint> registries = new ArrayList<>();
+    /** the registries' URIs: the started ones', or the running ones given */
+    private final List<String> uris = new ArrayList<>();
     private final ChildProcesses children;
     private int runs;
 
@@ -57,18 +59,29 @@ final class AeronTimeSyncScenario implements AutoCloseable {
      * @param idleMs     how long every participant idles, connected, before each run starts
      */
     AeronTimeSyncScenario(int processes, int registries, NetConfig config, long idleMs) throws IOException {
+        this(processes, registries, config, idleMs, new HostsOption());
+    }
+
+    /** @param hosts running registries (then {@code registries} is ignored) and their hosts' launchers */
+    AeronTimeSyncScenario(int processes, int registries, NetConfig config, long idleMs, HostsOption hosts)
+            throws IOException {
         this.processes = processes;
         this.config = config;
         this.idleMs = idleMs;
         this.children = new ChildProcesses("tandem-bench-timesync");
         try {
-            registries(registries);
-            for (RegistryEndpoint r : this.registries) {
-                children.closeOnExit(r);
+            if (hosts.external()) {
+                uris.addAll(hosts.registryUris);
+            } else {
+                registries(registries);
+                for (RegistryEndpoint r : this.registries) {
+                    children.closeOnExit(r);
+                    uris.add(r.uri());
+                }
             }
             Map<String, String> props = childProperties(config);
             for (int i = 0; i < processes; i++) {
-                children.start("p" + i, TimeSyncWorkerMain.class, props, List.of());
+                children.start("p" + i, TimeSyncWorkerMain.class, props, List.of(), hosts.launcher(i % uris.size()));
             }
         } catch (RuntimeException e) {
             close();
@@ -165,10 +178,10 @@ final class AeronTimeSyncScenario implements AutoCloseable {
         long parentCpuNs;
         long parentWallNs;
         long t1;
-        try (Participant controller = Participant.connect(registries.get(0).uri(), sim, "controller")) {
+        try (Participant controller = Participant.connect(uris.get(0), sim, "controller")) {
             // one join at a time: eight JVMs joining the JGroups group at once on 2 busy cores timed out
             for (int i = 0; i < processes; i++) {
-                ps.get(i).send("RUN " + registries.get(i % registries.size()).uri() + " " + sim + " " + names.get(i) + " "
+                ps.get(i).send("RUN " + uris.get(i % uris.size()) + " " + sim + " " + names.get(i) + " "
                         + (i == 0 ? 1 : 0) + " " + steps + " " + timeoutMs);
                 expect(ps.get(i), "READY", 2 * config.registryTimeoutMs() + 30_000);
             }
@@ -218,7 +231,7 @@ final class AeronTimeSyncScenario implements AutoCloseable {
         // the idle window is not set-up: subtract it
         long setupNs = t1 - t0;
         long teardownNs = t3 - runEnd;
-        TimeSyncResult.ProcessStats stats = new TimeSyncResult.ProcessStats(registries.size(), idleName(config.idle()),
+        TimeSyncResult.ProcessStats stats = new TimeSyncResult.ProcessStats(uris.size(), idleName(config.idle()),
                 cpuSum / processes, cpuMax, idleSum / processes, idleMax, parentCpuNs / (double) parentWallNs);
         return new TimeSyncResult("aeron", processes, steps, setupNs, runNs, teardownNs, stats);
     }

@@ -66,6 +66,9 @@ public final class PubSubCommand implements Callable<Integer> {
             description = "Unreported warm-up runs before them (default: ${DEFAULT-VALUE}).")
     int warmupRuns;
 
+    @picocli.CommandLine.Mixin
+    HostsOption hosts;
+
     @Option(names = "--registries", paramLabel = "R", defaultValue = "1",
             description = "aeron: 1 (Aeron IPC) or 2 (pinger and echo on different registries: Aeron UDP)"
                 + " (default: ${DEFAULT-VALUE}).")
@@ -102,6 +105,14 @@ public final class PubSubCommand implements Callable<Integer> {
             if (registries < 1 || registries > 2 || (!aeron && registries != 1)) {
                 throw new IllegalArgumentException("--registries must be 1 or 2 (1 in-process), got " + registries);
             }
+            hosts.check();
+            if (hosts.external() && (!aeron || hosts.registryUris.size() > 2)) {
+                throw new IllegalArgumentException("--registry-uri takes one or two registries (the pinger's, the"
+                        + " echo's) and needs --transport aeron");
+            }
+            if (hosts.external()) {
+                registries = hosts.registryUris.size();
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -124,18 +135,22 @@ public final class PubSubCommand implements Callable<Integer> {
             if (aeron) {
                 AeronTimeSyncScenario.setBenchmarkDefaults(idleStrategy);
                 NetConfig config = NetConfig.fromSystemProperties();
-                endpoints.addAll(AeronTimeSyncScenario.startRegistries(config, registries));
+                List<String> uris = new ArrayList<>(hosts.registryUris);
                 children = new ChildProcesses("tandem-bench-pubsub");
-                for (RegistryEndpoint r : endpoints) {
-                    children.closeOnExit(r);
+                if (!hosts.external()) {
+                    endpoints.addAll(AeronTimeSyncScenario.startRegistries(config, registries));
+                    for (RegistryEndpoint r : endpoints) {
+                        children.closeOnExit(r);
+                        uris.add(r.uri());
+                    }
                 }
                 echo = children.start("echo", PubSubEchoMain.class, AeronTimeSyncScenario.childProperties(config),
-                        List.of(endpoints.get(registries - 1).uri(), sim));
+                        List.of(uris.get(registries - 1), sim), hosts.launcher(registries - 1));
                 String ready = echo.next(2 * config.registryTimeoutMs() + 30_000);
                 if (!ready.equals("READY")) {
                     throw new IllegalStateException("the echo answered '" + ready + "'" + echo.logTail());
                 }
-                pinger = Participant.connect(endpoints.get(0).uri(), sim, "pinger");
+                pinger = Participant.connect(uris.get(0), sim, "pinger");
             } else {
                 inproc = Registry.start("tandem+inproc://tandem-bench-pubsub-" + RUNS.incrementAndGet());
                 inprocEcho = Participant.connect(inproc.uri(), sim, "echo");

@@ -51,6 +51,9 @@ public final class TimeSyncCommand implements Callable<Integer> {
             description = "inproc (one process) or aeron (tandem://, one JVM per participant) (default: ${DEFAULT-VALUE}).")
     String transport;
 
+    @picocli.CommandLine.Mixin
+    HostsOption hosts;
+
     @Option(names = "--registries", paramLabel = "R", defaultValue = "1",
             description = "aeron: registries on this host to spread the participants over; 2 or more puts Aeron UDP"
                 + " between the participants of different registries (default: ${DEFAULT-VALUE}).")
@@ -106,6 +109,13 @@ public final class TimeSyncCommand implements Callable<Integer> {
             if (idleMs < 0) {
                 throw new IllegalArgumentException("--idle-ms must be >= 0, got " + idleMs);
             }
+            hosts.check();
+            if (hosts.external() && !aeron) {
+                throw new IllegalArgumentException("--registry-uri needs --transport aeron");
+            }
+            if (hosts.external()) {
+                registries = hosts.registryUris.size();
+            }
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -128,7 +138,7 @@ public final class TimeSyncCommand implements Callable<Integer> {
         try {
             for (int n : config.participants()) {
                 if (aeron) {
-                    scenario = new AeronTimeSyncScenario(n, registries, netConfig, idleMs);
+                    scenario = new AeronTimeSyncScenario(n, registries, netConfig, idleMs, hosts);
                 }
                 for (int w = 0; w < config.warmupRuns(); w++) {
                     TimeSyncResult r = runOnce(scenario, n, config);

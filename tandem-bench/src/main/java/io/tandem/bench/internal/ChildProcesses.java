@@ -123,7 +123,18 @@ public final class ChildProcesses implements AutoCloseable {
      * @throws java.io.UncheckedIOException when its JVM cannot be started
      */
     public Child start(String name, Class<?> mainClass, Map<String, String> properties, List<String> args) {
-        ChildJvm.Builder b = ChildJvm.builder(name, mainClass.getName())
+        return start(name, mainClass, properties, args, List.of());
+    }
+
+    /**
+     * {@link #start(String, Class, Map, List)} under a launcher command (e.g. {@code ip netns exec NS},
+     * which must exec java).
+     *
+     * @param launcher the command's words, empty for none
+     */
+    public Child start(String name, Class<?> mainClass, Map<String, String> properties, List<String> args,
+            List<String> launcher) {
+        ChildJvm.Builder b = ChildJvm.builder(name, mainClass.getName()).launcher(launcher)
                 .jvmOptions(List.of("-XX:+UseSerialGC", "-Xmx256m", "-Xss512k")).args(args);
         properties.forEach(b::property);
         Child child = new Child(name, b, logDir.resolve(name + ".log"));

@@ -59,6 +59,32 @@ class AeronBenchCommandTest {
     }
 
     @Test
+    void execute_registryUrisWithAnotherNumberOfLaunchersOrNotTandem_exits2NamingIt() {
+        assertThat(run("bench", "timesync", "--transport", "aeron", "--registry-uri", "tandem://127.0.0.1:1,tandem://127.0.0.1:2",
+                "--launcher", "-")).isEqualTo(2);
+        assertThat(err.toString()).contains("give one --launcher per --registry-uri (2 registries, 1 launchers)");
+        assertThat(run("bench", "pubsub", "--registry-uri", "http://example.org")).isEqualTo(2);
+        assertThat(err.toString()).contains("--registry-uri must be tandem://HOST:PORT");
+    }
+
+    /** Across hosts: running registries, participant JVMs started under a launcher (there, one that fails). */
+    @Test
+    void execute_tinyRunsOnARunningRegistryUnderALauncher_theLauncherStartsTheParticipants() throws Exception {
+        try (io.tandem.cosim.Registry registry = io.tandem.cosim.Registry.start("tandem://127.0.0.1:0")) {
+            assertThat(run("bench", "timesync", "--transport", "aeron", "--registry-uri", registry.uri(), "--launcher", "env",
+                    "--processes", "2", "--steps", "50", "--runs", "1", "--warmup-runs", "0", "--idle-ms", "0", "--json"))
+                    .as("stderr: %s", err).isZero();
+            assertThat(out.toString().lines()).hasSize(1).allMatch(l -> AERON_LINE.matcher(l).matches());
+            assertThat(run("bench", "pubsub", "--registry-uri", registry.uri(), "--launcher", "env", "--messages", "100",
+                    "--runs", "1", "--warmup-runs", "0")).as("stderr: %s", err).isZero();
+            // a launcher that starts nothing: the participants never answer
+            assertThat(run("bench", "pubsub", "--registry-uri", registry.uri(), "--launcher", "false", "--messages", "100",
+                    "--runs", "1", "--warmup-runs", "0", "--timeout-s", "5")).isEqualTo(1);
+            assertThat(err.toString()).contains("tandem bench pubsub: failed");
+        }
+    }
+
+    @Test
     void execute_tinyAeronRun_printsOneJsonObjectWithProcessesAndCpu() {
         int code = run("bench", "timesync", "--transport", "aeron", "--processes", "2", "--steps", "50", "--runs", "1",
                 "--warmup-runs", "0", "--idle-ms", "50", "--json");
