@@ -209,17 +209,20 @@ final class SoakCommand implements Callable<Integer> {
             if (s.samples.size() < 4) {
                 continue;
             }
+            long[] f = s.samples.get(0);
             long[] w = s.warm();
             long[] l = s.last();
             flat &= s.flat();
             if (json) {
                 out.printf(Locale.ROOT, "{\"bench\":\"soak\",\"run\":\"%s\",%s,\"process\":\"%s\",\"samples\":%d,"
-                                + "\"rss_mb_warm\":%.1f,\"rss_mb_end\":%.1f,\"rss_mb_max\":%.1f,\"threads_warm\":%d,\"threads_end\":%d,"
-                                + "\"fds_warm\":%d,\"fds_end\":%d,\"flat\":%b}%n", run, extra, s.name, s.samples.size(), w[0] / 1024.0,
+                                + "\"rss_mb_first\":%.1f,\"rss_mb_warm\":%.1f,\"rss_mb_end\":%.1f,\"rss_mb_max\":%.1f,\"threads_warm\":%d,\"threads_end\":%d,"
+                                + "\"fds_warm\":%d,\"fds_end\":%d,\"flat\":%b}%n", run, extra, s.name, s.samples.size(), f[0] / 1024.0,
+                        w[0] / 1024.0,
                         l[0] / 1024.0, s.maxRssKb() / 1024.0, w[1], l[1], w[2], l[2], s.flat());
             } else {
-                out.printf(Locale.ROOT, "%s, %s: %d samples; resident %.1f MB after warm-up, %.1f MB at the end (max %.1f);"
-                                + " threads %d -> %d; open files %d -> %d: %s%n", run, s.name, s.samples.size(), w[0] / 1024.0,
+                out.printf(Locale.ROOT, "%s, %s: %d samples; resident %.1f MB at the first sample, %.1f MB after warm-up,"
+                                + " %.1f MB at the end (max %.1f);"
+                                + " threads %d -> %d; open files %d -> %d: %s%n", run, s.name, s.samples.size(), f[0] / 1024.0, w[0] / 1024.0,
                         l[0] / 1024.0, s.maxRssKb() / 1024.0, w[1], l[1], w[2], l[2], s.flat() ? "flat" : "GROWS");
             }
         }

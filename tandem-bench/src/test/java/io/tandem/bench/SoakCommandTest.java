@@ -63,7 +63,7 @@ class SoakCommandTest {
                 .allMatch(l -> l.contains("\"iterations\":1500,\"record_equal\":true"));
         assertThat(lines).filteredOn(l -> l.contains("\"process\":\"primary\"")).hasSize(1);
         assertThat(lines).filteredOn(l -> l.contains("\"run\":\"cosim\",\"participants\":8,\"steps\":5000")).hasSize(1);
-        assertThat(lines).allMatch(l -> l.matches("\\{\"bench\":\"soak\",.*\"rss_mb_warm\":[0-9.]+,\"rss_mb_end\":[0-9.]+,"
+        assertThat(lines).allMatch(l -> l.matches("\\{\"bench\":\"soak\",.*\"rss_mb_first\":[0-9.]+,\"rss_mb_warm\":[0-9.]+,\"rss_mb_end\":[0-9.]+,"
                 + "\"rss_mb_max\":[0-9.]+,\"threads_warm\":[0-9]+,\"threads_end\":[0-9]+,\"fds_warm\":[0-9]+,\"fds_end\":[0-9]+,"
                 + "\"flat\":(true|false)}"));
     }
