@@ -271,7 +271,8 @@ public final class SimCommand implements Callable<Integer> {
             }
             return code;
         }
-        try (io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
+        try (progress; // ended once compiled; here too if anything fails before that
+             io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
              OutputFile rec = record == null ? null : OutputFile.start(record)) {
             long done;
             try (Writer recordOut = rec == null ? Writer.nullWriter()

@@ -3,8 +3,6 @@ package io.tandem.net.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tandem.cosim.TandemException;
-import io.tandem.cosim.msg.CosimMessage;
 import io.tandem.cosim.msg.StatusUpdate;
 import io.tandem.cosim.ParticipantState;
 import io.tandem.net.NetConfig;
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -175,18 +172,8 @@ class SharedSecretTest {
     void forgedFrames_unsignedOrSignedWithAnotherKey_droppedBeforeTheyAreRead() throws Exception {
         Path secret = secretFile("secret", "correct horse battery staple");
         NetRegistry r = registry(secret);
-        List<String> got = new CopyOnWriteArrayList<>();
-        RecordingListener rec = new RecordingListener() {
-            @Override
-            public void onMessage(int fromPeerId, CosimMessage message) {
-                got.add(((StatusUpdate) message).reason());
-            }
-
-            @Override
-            public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
-                got.add("t" + timePointNs);
-            }
-        };
+        OrderListener rec = new OrderListener();
+        List<String> got = rec.order;
         NetSession receiver = join(r, secret, "receiver", rec);
         NetSession member = join(r, secret, "member", new RecordingListener());
         TestSupport.awaitTrue(10_000, () -> rec.events.stream().anyMatch(e -> e.startsWith("+")), () -> rec.events.toString());
@@ -214,22 +201,8 @@ class SharedSecretTest {
     void secretGroup_mixedTraffic_arrivesInOrderAndNextSimTaskAllocatesNothing() throws Exception {
         Path secret = secretFile("secret", "correct horse battery staple");
         NetRegistry r = registry(secret);
-        List<String> order = new CopyOnWriteArrayList<>();
-        boolean[] recording = {true};
-        RecordingListener rec = new RecordingListener() {
-            @Override
-            public void onMessage(int fromPeerId, CosimMessage message) {
-                order.add(((StatusUpdate) message).reason());
-            }
-
-            @Override
-            public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
-                if (recording[0]) {
-                    order.add("t" + timePointNs);
-                }
-                super.onNextSimTask(fromPeerId, timePointNs, durationNs);
-            }
-        };
+        OrderListener rec = new OrderListener();
+        List<String> order = rec.order;
         NetSession receiver = join(r, secret, "receiver", rec);
         NetSession sender = join(r, secret, "sender", new RecordingListener());
         TestSupport.awaitTrue(10_000, () -> rec.events.stream().anyMatch(e -> e.startsWith("+")), () -> rec.events.toString());
@@ -254,7 +227,7 @@ class SharedSecretTest {
         TestSupport.awaitTrue(20_000, () -> order.size() >= expected.size(), () -> order.size() + " of " + expected.size());
         assertThat(order).isEqualTo(expected);
         assertThat(receiver.droppedFrames()).isZero();
-        recording[0] = false;
+        rec.recording = false;
 
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         int n = 50_000;
@@ -285,18 +258,8 @@ class SharedSecretTest {
         NetRegistry second = NetRegistry.start(URI.create("tandem://127.0.0.1:0"),
                 config(secret).toBuilder().peers(List.of(first.uri())).build(), V);
         open.add(second);
-        List<String> got = new CopyOnWriteArrayList<>();
-        RecordingListener rec = new RecordingListener() {
-            @Override
-            public void onMessage(int fromPeerId, CosimMessage message) {
-                got.add(((StatusUpdate) message).reason());
-            }
-
-            @Override
-            public void onNextSimTask(int fromPeerId, long timePointNs, long durationNs) {
-                got.add("t" + timePointNs);
-            }
-        };
+        OrderListener rec = new OrderListener();
+        List<String> got = rec.order;
         NetSession receiver = join(first, secret, "receiver", rec);
         NetSession sender = join(second, secret, "sender", new RecordingListener());
         TestSupport.awaitTrue(10_000, () -> rec.events.stream().anyMatch(e -> e.startsWith("+")), () -> rec.events.toString());
