@@ -1,4 +1,4 @@
-/** Tandem's worlds: SDF loading, levels and performers, the world runner. Only the API package is exported. */
+/** Tandem's worlds: SDF and URDF loading, levels and performers, the world runner. Only the API package is exported. */
 module io.tandem.world {
     requires transitive io.tandem.physics;
     requires transitive io.tandem.cosim;
@@ -6,6 +6,7 @@ module io.tandem.world {
     requires org.slf4j;
     exports io.tandem.world;
     exports io.tandem.world.sdf;
+    exports io.tandem.world.urdf;
     exports io.tandem.world.distributed;
     exports io.tandem.world.robot;
 }

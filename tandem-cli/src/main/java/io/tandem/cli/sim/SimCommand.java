@@ -47,7 +47,8 @@ public final class SimCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     io.tandem.cli.internal.SecretFileOption secretFile;
 
-    @Parameters(index = "0", paramLabel = "WORLD", description = "The SDF world file.")
+    @Parameters(index = "0", paramLabel = "WORLD", description = "The SDF world file, or a URDF robot (.urdf), which"
+            + " runs alone in a world of its own (gravity, 1 ms steps), as 'gz sim robot.urdf' runs it.")
     Path world;
 
     @Option(names = "--iterations", description = "Stop after N iterations (default: ${DEFAULT-VALUE}).", defaultValue = "1000")
@@ -222,11 +223,15 @@ public final class SimCommand implements Callable<Integer> {
         io.tandem.cli.internal.LoadProgress progress = io.tandem.cli.internal.LoadProgress.start(world.toString(),
                 Files.isRegularFile(world) ? Files.size(world) : 0, err);
         try {
-            w = SdfLoader.load(world, warning -> {
+            java.util.function.Consumer<String> warn = warning -> {
                 synchronized (err) {
                     err.println("warning: " + warning);
                 }
-            }, progress::count);
+            };
+            // a URDF robot runs on its own, as 'gz sim robot.urdf' runs it
+            w = world.getFileName() != null && world.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".urdf")
+                    ? io.tandem.world.urdf.UrdfLoader.load(world, warn)
+                    : SdfLoader.load(world, warn, progress::count);
         } catch (WorldFormatException e) {
             progress.close();
             err.println("tandem sim: " + e.getMessage());

@@ -44,6 +44,21 @@ class SimCommandTest {
         assertThat(err.toString()).doesNotContain("level [");
     }
 
+    /** A URDF robot runs on its own, as 'gz sim robot.urdf' runs it; a broken one is one line with its file:line. */
+    @Test
+    void sim_urdfRobot_runsOnItsOwnOrFailsInOneLine() throws IOException {
+        assertThat(run("sim", "../examples/robots/pendulum/pendulum.urdf", "--iterations", "200", "--rtf", "0")).isZero();
+        assertThat(out.toString()).contains("world pendulum: 200 iterations");
+        Path broken = tmp.resolve("broken.urdf");
+        Files.writeString(broken, "<robot name='r'>\n<link name='a'/>\n<joint name='j' type='revolute'>"
+                + "<parent link='a'/><child link='b'/></joint>\n<link name='b'/>\n</robot>\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("sim", broken.toString())).isEqualTo(1);
+        assertThat(err.toString().trim()).isEqualTo("tandem sim: " + broken + ":3: joint 'j' is of type revolute but gives"
+                + " no <limit>: add <limit lower=\"...\" upper=\"...\" effort=\"...\" velocity=\"...\"/> (or make it"
+                + " continuous)");
+    }
+
     @Test
     void sim_jsonlRecord_sameRunSameBytes() throws IOException {
         Path a = tmp.resolve("a.jsonl");

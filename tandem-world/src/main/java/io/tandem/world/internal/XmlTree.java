@@ -1,4 +1,4 @@
-package io.tandem.world.sdf;
+package io.tandem.world.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,9 +22,9 @@ import org.xml.sax.helpers.DefaultHandler;
  * A minimal XML element tree that keeps each element's line, read with SAX (external entities
  * and DTDs off). Build-time only; allocates freely.
  */
-final class XmlTree {
+public final class XmlTree {
     /** One element: name, attributes, trimmed text, children, line. */
-    static final class Element {
+    public static final class Element {
         public final String name;
         public final Map<String, String> attributes;
         public final List<Element> children = new ArrayList<>();
@@ -77,7 +77,7 @@ final class XmlTree {
      *
      * @throws SAXParseException with the line of a syntax error
      */
-    static Element parse(InputStream in) throws IOException, SAXException {
+    public static Element parse(InputStream in) throws IOException, SAXException {
         String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         byte[] lenient = relaxComments(text).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         SAXParserFactory f = SAXParserFactory.newInstance();
@@ -98,7 +98,7 @@ final class XmlTree {
      * XML forbids "--" inside comments; TinyXML2 (Gazebo's parser) accepts it and Gazebo's own
      * worlds have it ("--levels"). Replaced by "==" inside comments, so lines and columns stay.
      */
-    static String relaxComments(String text) {
+    public static String relaxComments(String text) {
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         while (true) {

@@ -1,0 +1,166 @@
+package io.tandem.world.urdf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tandem.world.Geometry;
+import io.tandem.world.World;
+import io.tandem.world.WorldFormatException;
+import io.tandem.world.WorldRunner;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The URDF loader against its closed forms: the shipped pendulum's frames, Gazebo's lumping of a
+ * fixed joint (mass, centre of mass, inertia by the parallel-axis sum), the swing's small-angle
+ * period, and lumping against keeping the fixed joint; and the mistakes of physics-wave2.md 3.3,
+ * each refused at its line with the fix.
+ */
+class UrdfLoaderTest {
+    static final Path PENDULUM = Path.of("../examples/robots/pendulum/pendulum.urdf");
+
+    private static World load(String urdf) {
+        return UrdfLoader.load(new ByteArrayInputStream(urdf.getBytes(StandardCharsets.UTF_8)), "r.urdf", w -> { });
+    }
+
+    @Test
+    void load_pendulum_lumpsTheTipIntoTheArmKeepingMassCentreAndInertia() {
+        List<String> warnings = new ArrayList<>();
+        World w = UrdfLoader.load(PENDULUM, warnings::add);
+        assertThat(warnings).isEmpty();
+        World.Model m = w.models().get(0);
+        assertThat(m.name()).isEqualTo("pendulum");
+        assertThat(m.links()).extracting(World.Link::name).containsExactly("post", "arm");
+        assertThat(m.joints()).extracting(World.Joint::name).containsExactly("anchor", "pivot");
+        World.Joint anchor = m.joints().get(0);
+        assertThat(anchor.kind()).isEqualTo(World.JointKind.FIXED);
+        assertThat(anchor.parent()).isEqualTo("world");
+        World.Joint pivot = m.joints().get(1);
+        assertThat(pivot.kind()).isEqualTo(World.JointKind.REVOLUTE);
+        assertThat(pivot.parent()).isEqualTo("post");
+        assertThat(new double[] {pivot.pose().x(), pivot.pose().y(), pivot.pose().z()}).containsExactly(
+                new double[] {0, 0, 2.2}, within(1e-12));
+        assertThat(new double[] {pivot.axisX(), pivot.axisY(), pivot.axisZ()}).containsExactly(new double[] {1, 0, 0},
+                within(1e-12));
+        assertThat(pivot.lower()).isEqualTo(-1.5);
+        assertThat(pivot.effort()).isEqualTo(10);
+
+        World.Link arm = m.links().get(1);
+        // m = 1 + 0.5; centre (1 * -0.5 + 0.5 * -1) / 1.5 = -2/3 along the arm's z
+        assertThat(arm.inertial().mass()).isCloseTo(1.5, within(1e-12));
+        assertThat(arm.inertial().pose().z()).isCloseTo(-2.0 / 3, within(1e-12));
+        double rod = 1.0 / 12 + 0.05 * 0.05 / 4;
+        double ball = 0.4 * 0.5 * 0.01;
+        double across = rod + 1 * (1.0 / 6) * (1.0 / 6) + ball + 0.5 * (1.0 / 3) * (1.0 / 3);
+        assertThat(arm.inertial().ixx()).isCloseTo(across, within(1e-12));
+        assertThat(arm.inertial().iyy()).isCloseTo(across, within(1e-12));
+        assertThat(arm.inertial().izz()).isCloseTo(0.00125 + ball, within(1e-12));
+        assertThat(arm.inertial().ixy()).isCloseTo(0, within(1e-12));
+        // the tip's shapes move into the arm, 1 m down its z, with its friction
+        assertThat(arm.collisions()).hasSize(2);
+        World.Collision tip = arm.collisions().get(1);
+        assertThat(tip.geometry()).isEqualTo(new Geometry.Sphere(0.1));
+        assertThat(tip.pose().z()).isCloseTo(-1, within(1e-12));
+        assertThat(tip.friction()).isEqualTo(0.5);
+        assertThat(arm.visuals().get(1).rgba()).containsExactly(0.8, 0.1, 0.1, 1);
+    }
+
+    /** Swings of a compound pendulum: T0 = 2 pi sqrt(I_pivot / (m g d)), measured 1.83624 s against 1.83625 s. */
+    @Test
+    void step_pendulum_swingsWithTheClosedFormPeriod() throws Exception {
+        double m = 1.5;
+        double d = 2.0 / 3;
+        double rod = 1.0 / 12 + 0.05 * 0.05 / 4;
+        double ball = 0.4 * 0.5 * 0.01;
+        double iCom = rod + 1.0 / 36 + ball + 0.5 / 9;
+        double amplitude = 0.1;
+        // with the finite-amplitude series T0 (1 + a^2 / 16 + 11 a^4 / 3072)
+        double expected = 2 * Math.PI * Math.sqrt((iCom + m * d * d) / (m * 9.8 * d))
+                * (1 + amplitude * amplitude / 16 + 11 * Math.pow(amplitude, 4) / 3072);
+        assertThat(period(UrdfLoader.load(PENDULUM, w -> { }))).isCloseTo(expected, within(1e-4 * expected));
+    }
+
+    /** Keeping the tip's fixed joint (a weld) swings as lumping it does. */
+    @Test
+    void step_pendulumWithTheFixedJointPreserved_swingsAsTheLumpedOne() throws Exception {
+        String text = Files.readString(PENDULUM).replace("<gazebo reference=\"tip\">",
+                "<gazebo reference=\"tip_mount\"><preserveFixedJoint>true</preserveFixedJoint></gazebo>\n"
+                        + "  <gazebo reference=\"tip\">");
+        World kept = load(text);
+        assertThat(kept.models().get(0).links()).extracting(World.Link::name).containsExactly("post", "arm", "tip");
+        assertThat(kept.models().get(0).joints().get(2).kind()).isEqualTo(World.JointKind.FIXED);
+        double lumped = period(UrdfLoader.load(PENDULUM, w -> { }));
+        assertThat(period(kept)).isCloseTo(lumped, within(1e-5 * lumped));
+    }
+
+    /** @return the pivot's swing period, s, from its angle's crossings of the swing's middle over 4 s */
+    private static double period(World w) {
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            int pivot = r.jointHandle("pendulum::pivot");
+            double middle = -0.1; // the arm starts tilted 0.1 rad from hanging straight
+            double last = r.jointPosition(pivot) - middle;
+            List<Double> crossings = new ArrayList<>();
+            for (int i = 0; i < 4000; i++) {
+                r.step();
+                double now = r.jointPosition(pivot) - middle;
+                if (Math.signum(now) != Math.signum(last) && last != 0) {
+                    crossings.add(r.simTimeNs() / 1e9 - 0.001 * now / (now - last));
+                }
+                last = now;
+            }
+            assertThat(crossings).hasSizeGreaterThan(3);
+            return 2 * (crossings.get(crossings.size() - 1) - crossings.get(0)) / (crossings.size() - 1);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        revolute without limit | <joint name='j' type='revolute'><parent link='a'/><child link='b'/></joint> | 4 | gives no <limit>
+        limit without effort | <joint name='j' type='revolute'><parent link='a'/><child link='b'/><limit lower='0' upper='1' velocity='1'/></joint> | 4 | needs effort
+        lower above upper | <joint name='j' type='prismatic'><parent link='a'/><child link='b'/><limit lower='1' upper='0' effort='1' velocity='1'/></joint> | 4 | lower limit 1.0 is above the upper 0.0
+        unknown link | <joint name='j' type='continuous'><parent link='a'/><child link='c'/></joint> | 4 | child link 'c' is not a link of this robot
+        zero axis | <joint name='j' type='continuous'><parent link='a'/><child link='b'/><axis xyz='0 0 0'/></joint> | 4 | the axis is zero
+        two roots | <joint name='j' type='fixed'><parent link='a'/><child link='a2'/></joint><link name='a2'/> | 3 | no joint's child
+        xacro left | <joint name='j' type='continuous'><parent link='a'/><child link='b'/><origin xyz='${x} 0 0'/></joint> | 4 | unexpanded xacro expression
+        massless moving link | <joint name='k' type='fixed'><parent link='a'/><child link='b'/></joint><joint name='j' type='continuous'><parent link='a'/><child link='m'/></joint><link name='m'/> | 5 | has no mass
+        impossible inertia | <joint name='k' type='fixed'><parent link='a'/><child link='b'/></joint><joint name='j' type='continuous'><parent link='a'/><child link='i'/></joint><link name='i'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='3' ixy='0' ixz='0' iyz='0'/></inertial></link> | 5 | each must be at most the sum of the other two
+        planar joint | <joint name='j' type='planar'><parent link='a'/><child link='b'/></joint> | 4 | planar joints are not supported
+        """)
+    void load_commonMistake_refusedAtItsLineWithTheFix(String what, String joint, int line, String message) {
+        String urdf = "<robot name='r'>\n"
+                + "<link name='a'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link>\n"
+                + "<link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link>\n"
+                + joint.replace("\n", "").replace("><link", ">\n<link") + "\n</robot>\n";
+        assertThatThrownBy(() -> load(urdf)).isInstanceOf(WorldFormatException.class)
+                .hasMessageStartingWith("r.urdf:" + line + ": ").hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
+    void load_notUrdfOrDuplicateNames_refusedNamingTheFix() {
+        assertThatThrownBy(() -> load("<sdf version='1.9'/>")).hasMessage(
+                "r.urdf:1: the root element is <sdf>, expected <robot>: is this a URDF file?");
+        assertThatThrownBy(() -> load("<robot name='r'>\n<link name='a'/>\n<link name='a'/>\n</robot>"))
+                .hasMessageStartingWith("r.urdf:3: a second link named 'a'");
+    }
+
+    @Test
+    void load_meshAndMimic_warnedOnceAndSkipped() {
+        List<String> warnings = new ArrayList<>();
+        World w = UrdfLoader.load(new ByteArrayInputStream(("<robot name='r'>\n<link name='world'/>\n"
+                + "<joint name='f' type='fixed'><parent link='world'/><child link='a'/></joint>\n"
+                + "<link name='a'><visual><geometry><mesh filename='package://r/a.dae'/></geometry></visual>"
+                + "<visual><geometry><mesh filename='package://r/b.dae'/></geometry></visual></link>\n"
+                + "</robot>").getBytes(StandardCharsets.UTF_8)), "r.urdf", warnings::add);
+        assertThat(w.models().get(0).links().get(0).visuals()).isEmpty();
+        assertThat(warnings).hasSize(1).allMatch(s -> s.startsWith("r.urdf:4: meshes are not read yet"));
+    }
+}
