@@ -29,12 +29,32 @@ public final class XmlTree {
         public final Map<String, String> attributes;
         public final List<Element> children = new ArrayList<>();
         public final int line;
+        /** the file the element was read from, or null for the document being loaded */
+        public final String source;
         final StringBuilder text = new StringBuilder();
 
-        Element(String name, Map<String, String> attributes, int line) {
+        Element(String name, Map<String, String> attributes, int line, String source) {
             this.name = name;
             this.attributes = attributes;
             this.line = line;
+            this.source = source;
+        }
+
+        /**
+         * @return a copy with other attributes and children (the same name, text, line and source)
+         */
+        public Element with(Map<String, String> newAttributes, List<Element> newChildren) {
+            Element e = new Element(name, newAttributes, line, source);
+            e.text.append(text);
+            e.children.addAll(newChildren);
+            return e;
+        }
+
+        /** @return a new element of this name with this text, no attributes or children, at this line and source */
+        public Element withText(String value) {
+            Element e = new Element(name, Collections.emptyMap(), line, source);
+            e.text.append(value);
+            return e;
         }
 
         /** @return the trimmed text content */
@@ -78,6 +98,16 @@ public final class XmlTree {
      * @throws SAXParseException with the line of a syntax error
      */
     public static Element parse(InputStream in) throws IOException, SAXException {
+        return parse(in, null);
+    }
+
+    /**
+     * Parses a document whose elements name the file they come from (an included file).
+     *
+     * @param source the file, for messages ({@link Element#source}); null for the document being loaded
+     * @throws SAXParseException with the line of a syntax error
+     */
+    public static Element parse(InputStream in, String source) throws IOException, SAXException {
         String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         byte[] lenient = relaxComments(text).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         SAXParserFactory f = SAXParserFactory.newInstance();
@@ -86,7 +116,7 @@ public final class XmlTree {
             f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
             f.setFeature("http://xml.org/sax/features/external-general-entities", false);
             f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-            Handler h = new Handler();
+            Handler h = new Handler(source);
             f.newSAXParser().parse(new java.io.ByteArrayInputStream(lenient), h);
             return h.root;
         } catch (ParserConfigurationException e) {
@@ -120,9 +150,14 @@ public final class XmlTree {
     }
 
     private static final class Handler extends DefaultHandler {
+        private final String source;
         private Locator locator;
         private final Deque<Element> stack = new ArrayDeque<>();
         Element root;
+
+        Handler(String source) {
+            this.source = source;
+        }
 
         @Override
         public void setDocumentLocator(Locator l) {
@@ -135,7 +170,7 @@ public final class XmlTree {
             for (int i = 0; i < atts.getLength(); i++) {
                 a.put(atts.getQName(i), atts.getValue(i));
             }
-            Element e = new Element(qName, a, locator == null ? 0 : locator.getLineNumber());
+            Element e = new Element(qName, a, locator == null ? 0 : locator.getLineNumber(), source);
             if (stack.isEmpty()) {
                 root = e;
             } else {

@@ -157,6 +157,32 @@ public final class SdfLoader {
      * @throws WorldFormatException as {@link #load(Path, Consumer)}
      */
     public static World load(InputStream in, String source, Consumer<String> warnings) {
+        return load(in, source, warnings, IncludeResolver.modelPath(System.getenv()));
+    }
+
+    /**
+     * {@link #load(Path, Consumer)} with the folders that {@code model://} includes are looked up in
+     * given (instead of GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and SDF_PATH).
+     *
+     * @param modelPath model folders, in lookup order
+     */
+    public static World load(Path path, Consumer<String> warnings, List<Path> modelPath) {
+        String name = path.toString();
+        try (InputStream in = Files.newInputStream(path)) {
+            return load(in, name, warnings, modelPath);
+        } catch (NoSuchFileException e) {
+            throw new WorldFormatException(name + ": no such file; give the path of an .sdf world file");
+        } catch (IOException e) {
+            throw new WorldFormatException(name + ": cannot read it: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Loads a world from a stream, resolving includes through the given model folders; relative
+     * include paths start from the folder of {@code source} (when it names a file) or the working
+     * directory.
+     */
+    private static World load(InputStream in, String source, Consumer<String> warnings, List<Path> modelPath) {
         Element root;
         try {
             root = XmlTree.parse(in);
@@ -167,7 +193,20 @@ public final class SdfLoader {
         } catch (SAXException | IOException e) {
             throw new WorldFormatException(source + ": cannot parse it: " + e.getMessage(), e);
         }
-        return new SdfLoader(source, warnings).world(root);
+        SdfLoader loader = new SdfLoader(source, warnings);
+        Path dir;
+        try {
+            Path parent = Path.of(source).toAbsolutePath().getParent();
+            dir = parent == null ? Path.of("").toAbsolutePath() : parent;
+        } catch (RuntimeException e) {
+            dir = Path.of("").toAbsolutePath();
+        }
+        if (root.name.equals("sdf")) {
+            for (Element w : root.children("world")) {
+                new IncludeResolver(source, modelPath, warnings).expand(w, dir);
+            }
+        }
+        return loader.world(root);
     }
 
     private World world(Element root) {
@@ -229,8 +268,6 @@ public final class SdfLoader {
                     worldFrames.put(m.name(), m.pose());
                     models.add(m);
                 }
-                case "include" -> warn(e, "include", "<include> is not supported (no model database here): skipped;"
-                        + " paste the model into the world file instead");
                 case "actor" -> warn(e, "actor", "<actor> is not supported: skipped");
                 case "plugin" -> {
                     String pname = e.attribute("name") == null ? "" : e.attribute("name");
@@ -368,8 +405,6 @@ public final class SdfLoader {
                     Pose nestedPose = modelPose.compose(frames.pose(nested));
                     flatten(e, modelName, nestedPose, prefix + nested + "::", isStatic || flag(e.child("static")), links, joints);
                 }
-                case "include" -> warn(e, "include", "<include> is not supported (no model database here): skipped;"
-                        + " paste the model into the world file instead");
                 case "plugin" -> {
                     String pname = e.attribute("name");
                     warn(e, "plugin:" + pname, "plugin '" + pname + "' (" + e.attribute("filename") + ") is not supported: skipped");
@@ -873,13 +908,13 @@ public final class SdfLoader {
     }
 
     private WorldFormatException error(Element e, String message) {
-        return new WorldFormatException(file + ":" + e.line + ": " + message);
+        return new WorldFormatException((e.source != null ? e.source : file) + ":" + e.line + ": " + message);
     }
 
     /** Reports an unsupported element kind once per load. */
     private void warn(Element e, String kind, String message) {
         if (warned.add(kind)) {
-            warnings.accept(file + ":" + e.line + ": " + message);
+            warnings.accept((e.source != null ? e.source : file) + ":" + e.line + ": " + message);
         }
     }
 }
