@@ -381,7 +381,10 @@ final class ExperimentFileReader {
             return null;
         } else {
             try {
-                sdf = SdfLoader.load(abs, warning -> LOG.debug("{}", warning));
+                // a URDF robot is a world of its own, as 'tandem sim ROBOT.urdf' runs it
+                sdf = io.tandem.world.urdf.UrdfLoader.isUrdf(abs)
+                        ? io.tandem.world.urdf.UrdfLoader.load(abs, warning -> LOG.debug("{}", warning))
+                        : SdfLoader.load(abs, warning -> LOG.debug("{}", warning));
             } catch (WorldFormatException e) {
                 problem(fm, "the world file does not load: " + e.getMessage());
             }

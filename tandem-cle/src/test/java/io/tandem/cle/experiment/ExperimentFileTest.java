@@ -87,6 +87,19 @@ class ExperimentFileTest {
                 + " against the experiment file's folder)");
     }
 
+    /** A URDF robot is a world too (its own, as tandem sim runs it): 1 ms steps; a broken one names its line. */
+    @Test
+    void load_urdfRobotAsTheWorld_loadsWithItsStepOrNamesTheRobotsLine() throws Exception {
+        java.nio.file.Files.copy(Path.of("../examples/robots/pendulum/pendulum.urdf"), dir.resolve("robot.urdf"));
+        ExperimentFile e = load(dir, replace(minimal(), "\"world.sdf\"", "\"robot.urdf\""));
+        assertThat(e.world().file()).isEqualTo(dir.resolve("robot.urdf").toAbsolutePath().normalize());
+        assertThat(e.engines().physicsTimestepNs()).isEqualTo(1_000_000L);
+        java.nio.file.Files.writeString(dir.resolve("broken.urdf"), "<robot name='r'>\n<link name='a'/>\n"
+                + "<joint name='j' type='prismatic'><parent link='a'/><child link='b'/></joint>\n<link name='b'/>\n</robot>\n");
+        assertThat(errors(dir, replace(minimal(), "\"world.sdf\"", "\"broken.urdf\""))).contains(
+                "the world file does not load: ", "broken.urdf:3: joint 'j' is of type prismatic but gives no <limit>");
+    }
+
     /** A world too large for the heap is refused before it is read, naming the heap it needs and the -Xmx. */
     @Test
     void load_worldFileTooLargeForTheHeap_refusedBeforeLoadingNamingTheXmx() throws Exception {

@@ -229,7 +229,7 @@ public final class SimCommand implements Callable<Integer> {
                 }
             };
             // a URDF robot runs on its own, as 'gz sim robot.urdf' runs it
-            w = world.getFileName() != null && world.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".urdf")
+            w = io.tandem.world.urdf.UrdfLoader.isUrdf(world)
                     ? io.tandem.world.urdf.UrdfLoader.load(world, warn)
                     : SdfLoader.load(world, warn, progress::count);
         } catch (WorldFormatException e) {

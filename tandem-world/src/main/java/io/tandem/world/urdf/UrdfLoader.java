@@ -64,6 +64,12 @@ public final class UrdfLoader {
         this.warnings = warnings;
     }
 
+    /** @return whether a file is a URDF robot by its name (.urdf, any case), not an SDF world */
+    public static boolean isUrdf(Path file) {
+        Path name = file.getFileName();
+        return name != null && name.toString().toLowerCase(Locale.ROOT).endsWith(".urdf");
+    }
+
     /**
      * Loads a URDF file.
      *
