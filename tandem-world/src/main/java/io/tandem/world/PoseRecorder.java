@@ -3,7 +3,9 @@ package io.tandem.world;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Writes every loaded model's pose after each iteration, and every level load and unload, as CSV
@@ -23,6 +25,8 @@ public final class PoseRecorder implements WorldView.Listener {
 
     private final Writer out;
     private final Format format;
+    /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
+    private Map<String, String[]> linkRows;
 
     /**
      * @param out    where to write (buffer it)
@@ -57,18 +61,44 @@ public final class PoseRecorder implements WorldView.Listener {
         for (String level : changes.unloadedLevels()) {
             event(iteration, t, "Unloaded level [" + level + "] at iteration " + iteration);
         }
+        if (linkRows == null) {
+            linkRows = new HashMap<>();
+            for (World.Model m : runner.world().models()) {
+                if (m.links().size() > 1) {
+                    String[] names = new String[m.links().size()];
+                    for (int i = 0; i < names.length; i++) {
+                        names[i] = m.name() + "::" + m.links().get(i).name();
+                    }
+                    linkRows.put(m.name(), names);
+                }
+            }
+        }
         for (String model : runner.loadedModels()) {
             Pose p = runner.modelPose(model);
             if (p == null) {
                 continue;
             }
-            if (format == Format.CSV) {
-                write(csvRow(iteration, t, model, p));
-            } else {
-                write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(model) + "\",\"x\":"
-                        + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
-                        + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
+            row(iteration, t, model, p);
+            // a model of several links (a robot): a row per link too, named as Gazebo scopes it
+            String[] links = linkRows.get(model);
+            if (links != null) {
+                for (int i = 0; i < links.length; i++) {
+                    Pose l = runner.linkPose(model, i);
+                    if (l != null) {
+                        row(iteration, t, links[i], l);
+                    }
+                }
             }
+        }
+    }
+
+    private void row(long iteration, double t, String name, Pose p) {
+        if (format == Format.CSV) {
+            write(csvRow(iteration, t, name, p));
+        } else {
+            write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(name) + "\",\"x\":"
+                    + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
+                    + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
         }
     }
 

@@ -316,6 +316,26 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 firstLinkInModel.get(model));
     }
 
+    /**
+     * @param model a model's name
+     * @param link  the index of one of its links
+     * @return that link's frame now, or null while the model is not loaded (or for an unknown
+     *         model or link); allocates a few {@link Pose} records
+     */
+    @Override
+    public Pose linkPose(String model, int link) {
+        World.Model m = models.get(model);
+        if (m == null || link < 0 || link >= m.links().size()) {
+            return null;
+        }
+        Integer b = bodyOf.get(PhysicsCompiler.Compiled.key(model, m.links().get(link).name()));
+        if (b == null) {
+            return null;
+        }
+        PhysicsCompiler.BodyRef ref = compiled.bodies().get(b);
+        return PoseMath.linkPose(state.pos, 3 * ref.body(), state.quat, 4 * ref.body(), ref.bodyInLink());
+    }
+
     private String firstLinkName(String model) {
         World.Model m = models.get(model);
         return m == null || m.links().isEmpty() ? "" : m.links().get(0).name();

@@ -36,4 +36,11 @@ public interface WorldView {
      * @return its pose now (the model frame), or null while it is not loaded or not known
      */
     Pose modelPose(String model);
+
+    /**
+     * @param model a model's name
+     * @param link  the index of one of its links ({@link World.Model#links()} order)
+     * @return that link's frame now, or null while the model is not loaded or not known
+     */
+    Pose linkPose(String model, int link);
 }

@@ -879,4 +879,9 @@ public final class DistributedPrimary implements WorldView {
     public Pose modelPose(String model) {
         return levels.isLoaded(model) ? scene.modelPose(model) : null;
     }
+
+    @Override
+    public Pose linkPose(String model, int link) {
+        return levels.isLoaded(model) ? scene.linkPose(model, link) : null;
+    }
 }

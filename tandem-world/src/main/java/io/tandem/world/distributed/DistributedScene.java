@@ -98,6 +98,17 @@ final class DistributedScene {
         return PoseMath.modelPose(v, 0, v, 3, bodyInLink.get(model)[0], first);
     }
 
+    /** @return a link's frame (see {@link io.tandem.world.WorldView#linkPose}), or null for an unknown model or link */
+    Pose linkPose(String model, int link) {
+        Pose[] bil = bodyInLink.get(model);
+        if (bil == null || link < 0 || link >= bil.length) {
+            return null;
+        }
+        double[] v = links.get(model);
+        int o = ModelState.LINK_VALUES * link;
+        return PoseMath.linkPose(v, o, v, o + 3, bil[link]);
+    }
+
     /** @return a model's position (m, world frame), for the level manager */
     double[] position(String model) {
         Pose p = modelPose(model);

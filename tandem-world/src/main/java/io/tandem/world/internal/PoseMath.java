@@ -97,4 +97,13 @@ public final class PoseMath {
         Pose link = body.compose(bodyInLink.inverse());
         return link.compose(firstLinkInModel.inverse());
     }
+
+    /**
+     * A link's frame from its body's state: the one formula of the runner and of the distributed
+     * primary's scene, so both give bitwise the same link poses from the same state.
+     */
+    public static Pose linkPose(double[] pos, int p, double[] quat, int q, Pose bodyInLink) {
+        Pose body = new Pose(pos[p], pos[p + 1], pos[p + 2], quat[q], quat[q + 1], quat[q + 2], quat[q + 3]);
+        return body.compose(bodyInLink.inverse());
+    }
 }

@@ -101,6 +101,29 @@ class UrdfLoaderTest {
         assertThat(period(kept)).isCloseTo(lumped, within(1e-5 * lumped));
     }
 
+    /** A robot's record has a row per link, named MODEL::LINK, beside the model's row. */
+    @Test
+    void record_pendulum_rowPerLinkScopedAsGazeboNamesThem() throws Exception {
+        java.io.StringWriter out = new java.io.StringWriter();
+        World w = UrdfLoader.load(PENDULUM, x -> { });
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            r.addListener(new io.tandem.world.PoseRecorder(out, io.tandem.world.PoseRecorder.Format.CSV));
+            for (int i = 0; i < 200; i++) {
+                r.step();
+            }
+            double q = r.jointPosition("pendulum::pivot");
+            String last = out.toString().lines().filter(l -> l.startsWith("200,") && l.contains(",pendulum::arm,"))
+                    .findFirst().orElseThrow();
+            String[] f = last.split(",");
+            // the arm's frame stays at the pivot, turned about x by the tilt plus the joint angle
+            assertThat(Double.parseDouble(f[5])).isCloseTo(2.2, within(1e-6));
+            double angle = 2 * Math.atan2(Double.parseDouble(f[6]), Double.parseDouble(f[9]));
+            assertThat(angle).isCloseTo(0.1 + q, within(1e-6));
+        }
+        assertThat(out.toString().lines().filter(l -> l.startsWith("0,"))).extracting(l -> l.split(",")[2])
+                .containsExactly("pendulum", "pendulum::post", "pendulum::arm");
+    }
+
     /** @return the pivot's swing period, s, from its angle's crossings of the swing's middle over 4 s */
     private static double period(World w) {
         try (WorldRunner r = new WorldRunner(w, false)) {
