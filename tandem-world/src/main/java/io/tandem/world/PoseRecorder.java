@@ -27,6 +27,8 @@ public final class PoseRecorder implements WorldView.Listener {
     private final Format format;
     /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
     private Map<String, String[]> linkRows;
+    /** per model of several links, its joints' scoped names (MODEL::JOINT); filled at the first step */
+    private Map<String, String[]> jointRows;
 
     /**
      * @param out    where to write (buffer it)
@@ -63,6 +65,7 @@ public final class PoseRecorder implements WorldView.Listener {
         }
         if (linkRows == null) {
             linkRows = new HashMap<>();
+            jointRows = new HashMap<>();
             for (World.Model m : runner.world().models()) {
                 if (m.links().size() > 1) {
                     String[] names = new String[m.links().size()];
@@ -70,6 +73,11 @@ public final class PoseRecorder implements WorldView.Listener {
                         names[i] = m.name() + "::" + m.links().get(i).name();
                     }
                     linkRows.put(m.name(), names);
+                    String[] joints = new String[m.joints().size()];
+                    for (int i = 0; i < joints.length; i++) {
+                        joints[i] = m.name() + "::" + m.joints().get(i).name();
+                    }
+                    jointRows.put(m.name(), joints);
                 }
             }
         }
@@ -86,6 +94,16 @@ public final class PoseRecorder implements WorldView.Listener {
                     Pose l = runner.linkPose(model, i);
                     if (l != null) {
                         row(iteration, t, links[i], l);
+                    }
+                }
+                // and its joints' coordinates (revolute, continuous, prismatic; others have none)
+                String[] joints = jointRows.get(model);
+                for (int i = 0; i < joints.length; i++) {
+                    double q = runner.jointPosition(model, i);
+                    if (!Double.isNaN(q)) {
+                        write(format == Format.CSV ? iteration + "," + t + "," + joints[i] + "," + q + ",,,,,,,joint\n"
+                                : "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"joint\":\"" + json(joints[i])
+                                        + "\",\"position\":" + q + "}\n");
                     }
                 }
             }

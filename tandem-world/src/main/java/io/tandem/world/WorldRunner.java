@@ -336,6 +336,24 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         return PoseMath.linkPose(state.pos, 3 * ref.body(), state.quat, 4 * ref.body(), ref.bodyInLink());
     }
 
+    @Override
+    public double jointPosition(String model, int joint) {
+        World.Model m = models.get(model);
+        if (m == null || joint < 0 || joint >= m.joints().size()) {
+            return Double.NaN;
+        }
+        int handle = joints().handle(model + "::" + m.joints().get(joint).name());
+        int j = compiled.model().jointIndex(handle);
+        if (j < 0) {
+            return Double.NaN;
+        }
+        io.tandem.physics.JointType type = compiled.model().jointType(j);
+        if (type != io.tandem.physics.JointType.REVOLUTE && type != io.tandem.physics.JointType.PRISMATIC) {
+            return Double.NaN;
+        }
+        return compiled.model().jointPosition(state, j);
+    }
+
     private String firstLinkName(String model) {
         World.Model m = models.get(model);
         return m == null || m.links().isEmpty() ? "" : m.links().get(0).name();

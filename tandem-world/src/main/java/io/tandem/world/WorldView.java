@@ -43,4 +43,13 @@ public interface WorldView {
      * @return that link's frame now, or null while the model is not loaded or not known
      */
     Pose linkPose(String model, int link);
+
+    /**
+     * @param model a model's name
+     * @param joint the index of one of its joints ({@link World.Model#joints()} order)
+     * @return a revolute, continuous or prismatic joint's coordinate now (rad, wrapped into
+     *         (-pi, pi], or m; since the file's configuration), or NaN for another kind of joint, a
+     *         static model, or while the model is not loaded
+     */
+    double jointPosition(String model, int joint);
 }

@@ -884,4 +884,12 @@ public final class DistributedPrimary implements WorldView {
     public Pose linkPose(String model, int link) {
         return levels.isLoaded(model) ? scene.linkPose(model, link) : null;
     }
+
+    @Override
+    public double jointPosition(String model, int joint) {
+        if (!levels.isLoaded(model)) {
+            return Double.NaN;
+        }
+        return world.model(model).map(m -> scene.jointPosition(m, joint)).orElse(Double.NaN);
+    }
 }

@@ -25,6 +25,12 @@ final class DistributedScene {
     private final List<String> names;
     /** per world model index: its links' values (the arrays of the map above) */
     private final double[][] byIndex;
+    /** the whole world compiled, and a state to evaluate joint coordinates in from the reported bodies */
+    private final PhysicsCompiler.Compiled compiled;
+    private final PhysicsState jointState;
+    /** per model: its links' bodies in {@link #compiled} */
+    private final Map<String, int[]> bodies = new HashMap<>();
+    private final io.tandem.world.internal.JointTable jointTable;
 
     DistributedScene(World world) {
         List<String> all = world.models().stream().map(World.Model::name).toList();
@@ -32,6 +38,9 @@ final class DistributedScene {
         byIndex = new double[all.size()][];
         PhysicsCompiler.Compiled c = PhysicsCompiler.compile(world, all, SolverSettings.subAdmm(1));
         PhysicsState s = c.model().newState();
+        compiled = c;
+        jointState = c.model().newState();
+        jointTable = new io.tandem.world.internal.JointTable(world);
         Map<String, PhysicsCompiler.BodyRef> refs = new HashMap<>();
         for (PhysicsCompiler.BodyRef r : c.bodies()) {
             refs.put(PhysicsCompiler.Compiled.key(r.model(), r.link()), r);
@@ -40,14 +49,17 @@ final class DistributedScene {
             World.Model m = world.models().get(mi);
             double[] v = new double[ModelState.LINK_VALUES * m.links().size()];
             Pose[] bil = new Pose[m.links().size()];
+            int[] bs = new int[m.links().size()];
             for (int li = 0; li < m.links().size(); li++) {
                 PhysicsCompiler.BodyRef r = refs.get(PhysicsCompiler.Compiled.key(m.name(), m.links().get(li).name()));
                 int n = r.body();
+                bs[li] = n;
                 int o = ModelState.LINK_VALUES * li;
                 System.arraycopy(s.pos, 3 * n, v, o, 3);
                 System.arraycopy(s.quat, 4 * n, v, o + 3, 4);
                 bil[li] = r.bodyInLink();
             }
+            bodies.put(m.name(), bs);
             links.put(m.name(), v);
             byIndex[mi] = v;
             bodyInLink.put(m.name(), bil);
@@ -107,6 +119,33 @@ final class DistributedScene {
         double[] v = links.get(model);
         int o = ModelState.LINK_VALUES * link;
         return PoseMath.linkPose(v, o, v, o + 3, bil[link]);
+    }
+
+    /**
+     * @return a joint's coordinate from the reported bodies (see
+     *         {@link io.tandem.world.WorldView#jointPosition}): the runner's own function on the same
+     *         body states, so bitwise the standalone value; NaN for another kind of joint
+     */
+    double jointPosition(World.Model model, int joint) {
+        int[] bs = bodies.get(model.name());
+        if (bs == null || joint < 0 || joint >= model.joints().size()) {
+            return Double.NaN;
+        }
+        int j = compiled.model().jointIndex(jointTable.handle(model.name() + "::" + model.joints().get(joint).name()));
+        if (j < 0) {
+            return Double.NaN;
+        }
+        io.tandem.physics.JointType type = compiled.model().jointType(j);
+        if (type != io.tandem.physics.JointType.REVOLUTE && type != io.tandem.physics.JointType.PRISMATIC) {
+            return Double.NaN;
+        }
+        double[] v = links.get(model.name());
+        for (int li = 0; li < bs.length; li++) {
+            int o = ModelState.LINK_VALUES * li;
+            System.arraycopy(v, o, jointState.pos, 3 * bs[li], 3);
+            System.arraycopy(v, o + 3, jointState.quat, 4 * bs[li], 4);
+        }
+        return compiled.model().jointPosition(jointState, j);
     }
 
     /** @return a model's position (m, world frame), for the level manager */

@@ -150,7 +150,8 @@ class DistributedWorldTest {
         assertThat(run.handovers()).isEqualTo(1);
         List<String> performers = alone.lines().filter(l -> l.contains(",rover_")).toList();
         // rover_a's row, and rover_b's with a row for each of its two links (rover_b::base, rover_b::arm)
-        assertThat(performers).hasSize(4 * 2601);
+        // and for its revolute joint
+        assertThat(performers).hasSize(5 * 2601);
         assertThat(run.record().lines().filter(l -> l.contains(",rover_")).toList()).isEqualTo(performers);
         // the crates' state was never reported: the record shows them where the file put them
         assertThat(run.record()).contains("2600,5.2,crate_2,42.5,3.0,-8.0,0.0,0.0,0.0,1.0,");

@@ -101,7 +101,7 @@ class UrdfLoaderTest {
         assertThat(period(kept)).isCloseTo(lumped, within(1e-5 * lumped));
     }
 
-    /** A robot's record has a row per link, named MODEL::LINK, beside the model's row. */
+    /** A robot's record has a row per link, named MODEL::LINK, and per joint, MODEL::JOINT, beside the model's row. */
     @Test
     void record_pendulum_rowPerLinkScopedAsGazeboNamesThem() throws Exception {
         java.io.StringWriter out = new java.io.StringWriter();
@@ -119,9 +119,11 @@ class UrdfLoaderTest {
             assertThat(Double.parseDouble(f[5])).isCloseTo(2.2, within(1e-6));
             double angle = 2 * Math.atan2(Double.parseDouble(f[6]), Double.parseDouble(f[9]));
             assertThat(angle).isCloseTo(0.1 + q, within(1e-6));
+            // the joints with a coordinate, rad or m, in x; the fixed anchor has none
+            assertThat(out.toString()).contains("200,0.2,pendulum::pivot," + q + ",,,,,,,joint\n");
         }
         assertThat(out.toString().lines().filter(l -> l.startsWith("0,"))).extracting(l -> l.split(",")[2])
-                .containsExactly("pendulum", "pendulum::post", "pendulum::arm");
+                .containsExactly("pendulum", "pendulum::post", "pendulum::arm", "pendulum::pivot");
     }
 
     /** @return the pivot's swing period, s, from its angle's crossings of the swing's middle over 4 s */
