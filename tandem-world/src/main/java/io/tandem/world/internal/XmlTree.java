@@ -125,6 +125,41 @@ public final class XmlTree {
     }
 
     /**
+     * Parses a document the way the loaders report it: a syntax error is a one-line
+     * {@link io.tandem.world.WorldFormatException} naming {@code source} and the line (when the
+     * parser knows it), a read error one naming {@code source}.
+     */
+    public static Element parseOrRefuse(InputStream in, String source) {
+        try {
+            return parse(in);
+        } catch (SAXParseException e) {
+            // the parser gives no line for some errors (an empty or cut-off file): then none is named
+            throw new io.tandem.world.WorldFormatException(source + (e.getLineNumber() > 0 ? ":" + e.getLineNumber() : "")
+                    + ": not well-formed XML: " + e.getMessage(), e);
+        } catch (SAXException | IOException e) {
+            throw new io.tandem.world.WorldFormatException(source + ": cannot parse it: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a file with {@code reader}; a missing or unreadable file is a one-line
+     * {@link io.tandem.world.WorldFormatException} naming it (and, when missing, what it should be).
+     *
+     * @param expected what the file should be, for the message ("an .sdf world file")
+     * @param wrap     wraps the file's stream (e.g. to count the bytes read); closed after reading
+     */
+    public static <T> T readFile(java.nio.file.Path path, String expected,
+            java.util.function.UnaryOperator<InputStream> wrap, java.util.function.Function<InputStream, T> reader) {
+        try (InputStream in = wrap.apply(java.nio.file.Files.newInputStream(path))) {
+            return reader.apply(in);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new io.tandem.world.WorldFormatException(path + ": no such file; give the path of " + expected);
+        } catch (IOException e) {
+            throw new io.tandem.world.WorldFormatException(path + ": cannot read it: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * XML forbids "--" inside comments; TinyXML2 (Gazebo's parser) accepts it and Gazebo's own
      * worlds have it ("--levels"). Replaced by "==" inside comments, so lines and columns stay.
      */

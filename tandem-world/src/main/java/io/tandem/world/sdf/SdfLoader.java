@@ -6,10 +6,7 @@ import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.internal.XmlTree;
 import io.tandem.world.internal.XmlTree.Element;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,8 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.xml.sax.SAXException;
-import org.xml.sax.SAXParseException;
 
 /*
  * Implementation notes.
@@ -137,14 +132,7 @@ public final class SdfLoader {
      * @param wrap wraps the file's stream; the wrapper is closed after reading
      */
     public static World load(Path path, Consumer<String> warnings, java.util.function.UnaryOperator<InputStream> wrap) {
-        String name = path.toString();
-        try (InputStream in = wrap.apply(Files.newInputStream(path))) {
-            return load(in, name, warnings);
-        } catch (NoSuchFileException e) {
-            throw new WorldFormatException(name + ": no such file; give the path of an .sdf world file");
-        } catch (IOException e) {
-            throw new WorldFormatException(name + ": cannot read it: " + e.getMessage(), e);
-        }
+        return XmlTree.readFile(path, "an .sdf world file", wrap, in -> load(in, path.toString(), warnings));
     }
 
     /**
@@ -167,14 +155,7 @@ public final class SdfLoader {
      * @param modelPath model folders, in lookup order
      */
     public static World load(Path path, Consumer<String> warnings, List<Path> modelPath) {
-        String name = path.toString();
-        try (InputStream in = Files.newInputStream(path)) {
-            return load(in, name, warnings, modelPath);
-        } catch (NoSuchFileException e) {
-            throw new WorldFormatException(name + ": no such file; give the path of an .sdf world file");
-        } catch (IOException e) {
-            throw new WorldFormatException(name + ": cannot read it: " + e.getMessage(), e);
-        }
+        return XmlTree.readFile(path, "an .sdf world file", in -> in, in -> load(in, path.toString(), warnings, modelPath));
     }
 
     /**
@@ -183,16 +164,7 @@ public final class SdfLoader {
      * directory.
      */
     private static World load(InputStream in, String source, Consumer<String> warnings, List<Path> modelPath) {
-        Element root;
-        try {
-            root = XmlTree.parse(in);
-        } catch (SAXParseException e) {
-            // the parser gives no line for some errors (an empty or cut-off file): then none is named
-            throw new WorldFormatException(source + (e.getLineNumber() > 0 ? ":" + e.getLineNumber() : "")
-                    + ": not well-formed XML: " + e.getMessage(), e);
-        } catch (SAXException | IOException e) {
-            throw new WorldFormatException(source + ": cannot parse it: " + e.getMessage(), e);
-        }
+        Element root = XmlTree.parseOrRefuse(in, source);
         SdfLoader loader = new SdfLoader(source, warnings);
         Path dir;
         try {

@@ -6,10 +6,7 @@ import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.internal.XmlTree;
 import io.tandem.world.internal.XmlTree.Element;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,8 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.xml.sax.SAXException;
-import org.xml.sax.SAXParseException;
 
 /*
  * URDF (wiki.ros.org/urdf/XML) read the way Gazebo's libsdformat converts it (physics-wave2.md 3.2):
@@ -80,14 +75,7 @@ public final class UrdfLoader {
      *                              that cannot run as written (file, line and fix named)
      */
     public static World load(Path path, Consumer<String> warnings) {
-        String name = path.toString();
-        try (InputStream in = Files.newInputStream(path)) {
-            return load(in, name, warnings);
-        } catch (NoSuchFileException e) {
-            throw new WorldFormatException(name + ": no such file; give the path of a .urdf robot file");
-        } catch (IOException e) {
-            throw new WorldFormatException(name + ": cannot read it: " + e.getMessage(), e);
-        }
+        return XmlTree.readFile(path, "a .urdf robot file", in -> in, in -> load(in, path.toString(), warnings));
     }
 
     /**
@@ -100,16 +88,7 @@ public final class UrdfLoader {
      * @throws WorldFormatException as {@link #load(Path, Consumer)}
      */
     public static World load(InputStream in, String source, Consumer<String> warnings) {
-        Element root;
-        try {
-            root = XmlTree.parse(in);
-        } catch (SAXParseException e) {
-            throw new WorldFormatException(source + (e.getLineNumber() > 0 ? ":" + e.getLineNumber() : "")
-                    + ": not well-formed XML: " + e.getMessage(), e);
-        } catch (SAXException | IOException e) {
-            throw new WorldFormatException(source + ": cannot parse it: " + e.getMessage(), e);
-        }
-        return new UrdfLoader(source, warnings).robot(root);
+        return new UrdfLoader(source, warnings).robot(XmlTree.parseOrRefuse(in, source));
     }
 
     // ---------------------------------------------------------------- the file as written
