@@ -101,6 +101,11 @@ final class IncludeResolver {
         String uri = uriElement.text();
         Path target = locate(uriElement, uri, dir);
         Path file = Files.isDirectory(target) ? modelFile(uriElement, target) : target;
+        if (!Files.isRegularFile(file)) {
+            // a device or a pipe (/dev/zero) would be read for ever
+            throw error(uriElement, "'" + uri + "' names " + file + ", which is not a regular file: give a model folder"
+                    + " or an .sdf file");
+        }
         Element root;
         try (InputStream in = Files.newInputStream(file)) {
             root = XmlTree.parse(in, file.toString());
@@ -144,7 +149,7 @@ final class IncludeResolver {
     private Path locate(Element at, String uri, Path dir) {
         if (uri.startsWith("model://")) {
             String rest = uri.substring("model://".length()).replaceAll("/+$", "");
-            if (rest.isEmpty() || rest.contains("..")) {
+            if (rest.isEmpty() || rest.contains("..") || rest.startsWith("/")) {
                 throw error(at, "'" + uri + "' names no model: write model://NAME");
             }
             for (Path d : modelPath) {

@@ -96,6 +96,11 @@ class IncludeTest {
                 .hasMessageContaining("gz fuel download");
         assertThatThrownBy(() -> load("<include><uri>no/such/dir</uri></include>", List.of()))
                 .hasMessageContaining("cannot find 'no/such/dir'");
+        // a device would be read for ever
+        assertThatThrownBy(() -> load("<include><uri>/dev/zero</uri></include>", List.of()))
+                .hasMessageContaining("'/dev/zero' names /dev/zero, which is not a regular file");
+        assertThatThrownBy(() -> load("<include><uri>model:///etc</uri></include>", List.of(models)))
+                .hasMessageContaining("names no model");
     }
 
     @Test
