@@ -32,7 +32,9 @@ import org.jgroups.stack.Protocol;
  *                  on the URI's port with port_range 0 (a taken port is an error, not the next
  *                  port), participants on an ephemeral port; diagnostics off; platform threads;
  *                  default bundler (the low-latency all-direct profile caused false suspicions on
- *                  2 cores); TCP_NODELAY (joins are request/reply, Nagle cost ~40 ms a step).
+ *                  2 cores); TCP_NODELAY (joins are request/reply, Nagle cost ~40 ms a step);
+ *                  connect timeout half the failure timeout (JGroups' 2 s could stall a sender
+ *                  reaching for a cut-off host long enough for the others to suspect it).
  *  TCPPING         the registry is the only initial host (no IP multicast, no port range); a
  *                  registry with peer registries lists itself and them. A registry passes on
  *                  every discovery request it answers to the other members (RegistryPing), so
@@ -103,6 +105,10 @@ final class JGroupsStack {
         tcp.useVirtualThreads(false);
         // control messages are small request/replies: Nagle plus delayed ACKs cost ~40 ms each
         tcp.tcpNodelay(true);
+        // a connect to a host that was cut off blocks its sender for up to this long (JGroups' default
+        // is 2 s): kept under the failure timeout, so that a member reaching for a lost peer is not
+        // itself suspected by the others meanwhile (seen on the three-host partition test under load)
+        tcp.setSockConnTimeout((int) Math.max(100, Math.min(2_000, config.failureTimeoutMs() / 2)));
         TCPPING ping = registry ? new RegistryPing() : new TCPPING();
         ping.setInitialHosts(initialHosts);
         ping.setPortRange(0);
