@@ -141,6 +141,12 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param pose the inertial frame (centre of mass) in the link frame
      */
     public record Inertial(double mass, Pose pose, double ixx, double ixy, double ixz, double iyy, double iyz, double izz) {
+        /** @return whether the tensor is positive definite (Sylvester: its leading minors are > 0), as a moving body's must be */
+        public boolean positiveDefinite() {
+            double minor2 = ixx * iyy - ixy * ixy;
+            double det = ixx * (iyy * izz - iyz * iyz) - ixy * (ixy * izz - iyz * ixz) + ixz * (ixy * iyz - iyy * ixz);
+            return ixx > 0 && minor2 > 0 && det > 0;
+        }
     }
 
     /**

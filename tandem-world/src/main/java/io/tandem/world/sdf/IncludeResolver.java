@@ -36,7 +36,8 @@ final class IncludeResolver {
     private static final int MAX_DEPTH = 16;
     private static final String[] VERSIONS = {"1.11", "1.10", "1.9", "1.8", "1.7", "1.6"};
 
-    private final String mainFile;
+    /** errors at file:line (the including file's, or an included one's) */
+    private final io.tandem.world.internal.SourceMessages messages;
     private final List<Path> modelPath;
     private final Consumer<String> warnings;
 
@@ -46,7 +47,7 @@ final class IncludeResolver {
      * @param warnings  receives one line per ignored element
      */
     IncludeResolver(String mainFile, List<Path> modelPath, Consumer<String> warnings) {
-        this.mainFile = mainFile;
+        this.messages = new io.tandem.world.internal.SourceMessages(mainFile, warnings);
         this.modelPath = List.copyOf(modelPath);
         this.warnings = warnings;
     }
@@ -216,10 +217,10 @@ final class IncludeResolver {
     }
 
     private String where(Element e) {
-        return (e.source != null ? e.source : mainFile) + ":" + e.line;
+        return messages.where(e);
     }
 
     private WorldFormatException error(Element e, String message) {
-        return new WorldFormatException(where(e) + ": " + message);
+        return messages.error(e, message);
     }
 }

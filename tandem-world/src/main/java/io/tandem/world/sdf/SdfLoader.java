@@ -4,6 +4,7 @@ import io.tandem.world.Geometry;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
+import io.tandem.world.internal.SourceMessages;
 import io.tandem.world.internal.XmlTree;
 import io.tandem.world.internal.XmlTree.Element;
 import java.io.InputStream;
@@ -73,13 +74,12 @@ public final class SdfLoader {
             "ignition::gazebo::systems::UserCommands");
 
     private final String file;
-    private final Consumer<String> warnings;
-    private final Set<String> warned = new HashSet<>();
+    /** errors and warnings at file:line, one line each (a name or text quoted from the file may hold line breaks) */
+    private final SourceMessages messages;
 
     private SdfLoader(String file, Consumer<String> warnings) {
         this.file = file;
-        // every warning on one line, as the errors (a name or text quoted from the file may hold line breaks)
-        this.warnings = w -> warnings.accept(WorldFormatException.oneLine(w));
+        this.messages = new SourceMessages(file, warnings);
     }
 
     /**
@@ -266,7 +266,7 @@ public final class SdfLoader {
         List<World.Performer> kept = new ArrayList<>();
         for (World.Performer p : performers) {
             if (!names.contains(p.ref())) {
-                warnings.accept(file + ":" + p.line() + ": performer '" + p.name() + "' refers to model '" + p.ref()
+                messages.warnEveryTime(file + ":" + p.line() + ": performer '" + p.name() + "' refers to model '" + p.ref()
                         + "', which this world does not have: it will not adhere to levels");
             } else {
                 kept.add(p);
@@ -276,7 +276,7 @@ public final class SdfLoader {
         for (World.Level l : levels) {
             for (String ref : l.refs()) {
                 if (!names.contains(ref)) {
-                    warnings.accept(file + ":" + l.line() + ": level '" + l.name() + "' refers to model '" + ref
+                    messages.warnEveryTime(file + ":" + l.line() + ": level '" + l.name() + "' refers to model '" + ref
                             + "', which this world does not have: that <ref> loads nothing (check the name)");
                 }
             }
@@ -302,7 +302,7 @@ public final class SdfLoader {
                     try {
                         size = box(e, "level '" + name + "'");
                     } catch (WorldFormatException notABox) {
-                        warnings.accept(notABox.getMessage() + "; the level is skipped (as in Gazebo)");
+                        messages.warnEveryTime(notABox.getMessage() + "; the level is skipped (as in Gazebo)");
                         continue;
                     }
                     Pose pose = e.child("pose") == null ? Pose.IDENTITY : pose(e.child("pose"));
@@ -412,21 +412,13 @@ public final class SdfLoader {
                     }
                 }
             }
-            // a moving link needs a positive definite inertia (Sylvester: the leading minors > 0)
-            double ixx = v[0];
-            double ixy = v[1];
-            double ixz = v[2];
-            double iyy = v[3];
-            double iyz = v[4];
-            double izz = v[5];
-            double minor2 = ixx * iyy - ixy * ixy;
-            double det = ixx * (iyy * izz - iyz * iyz) - ixy * (ixy * izz - iyz * ixz) + ixz * (ixy * iyz - iyy * ixz);
-            if (!isStatic && !(ixx > 0 && minor2 > 0 && det > 0)) {
-                throw error(t == null ? in : t, "link '" + name + "': the inertia tensor is not positive definite (ixx " + ixx
-                        + ", iyy " + iyy + ", izz " + izz + ", ixy " + ixy + ", ixz " + ixz + ", iyz " + iyz
+            inertial = new World.Inertial(mass, ip, v[0], v[1], v[2], v[3], v[4], v[5]);
+            // a moving link needs a positive definite inertia
+            if (!isStatic && !inertial.positiveDefinite()) {
+                throw error(t == null ? in : t, "link '" + name + "': the inertia tensor is not positive definite (ixx " + v[0]
+                        + ", iyy " + v[3] + ", izz " + v[5] + ", ixy " + v[1] + ", ixz " + v[2] + ", iyz " + v[4]
                         + " kg m^2); give positive moments ixx, iyy, izz larger than the products, or make the model static");
             }
-            inertial = new World.Inertial(mass, ip, ixx, ixy, ixz, iyy, iyz, izz);
         }
         List<World.Collision> collisions = new ArrayList<>();
         for (Element c : e.children("collision")) {
@@ -872,21 +864,15 @@ public final class SdfLoader {
     }
 
     private String required(Element e, String attribute) {
-        String v = e.attribute(attribute);
-        if (v == null || v.isEmpty()) {
-            throw error(e, "<" + e.name + "> needs a " + attribute + "=\"...\" attribute");
-        }
-        return v;
+        return messages.required(e, attribute);
     }
 
     private WorldFormatException error(Element e, String message) {
-        return new WorldFormatException((e.source != null ? e.source : file) + ":" + e.line + ": " + message);
+        return messages.error(e, message);
     }
 
     /** Reports an unsupported element kind once per load. */
     private void warn(Element e, String kind, String message) {
-        if (warned.add(kind)) {
-            warnings.accept((e.source != null ? e.source : file) + ":" + e.line + ": " + message);
-        }
+        messages.warn(e, kind, message);
     }
 }

@@ -4,6 +4,7 @@ import io.tandem.world.Geometry;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
+import io.tandem.world.internal.SourceMessages;
 import io.tandem.world.internal.XmlTree;
 import io.tandem.world.internal.XmlTree.Element;
 import java.io.InputStream;
@@ -50,13 +51,14 @@ public final class UrdfLoader {
     private static final long STEP_NS = 1_000_000;
     private static final double TWO_PI = 2 * Math.PI;
 
+    /** the source, for the world record */
     private final String file;
-    private final Consumer<String> warnings;
-    private final Set<String> warned = new HashSet<>();
+    /** errors and warnings at file:line, one line each */
+    private final SourceMessages messages;
 
     private UrdfLoader(String file, Consumer<String> warnings) {
         this.file = file;
-        this.warnings = warnings;
+        this.messages = new SourceMessages(file, warnings);
     }
 
     /** @return whether a file is a URDF robot by its name (.urdf, any case), not an SDF world */
@@ -359,10 +361,8 @@ public final class UrdfLoader {
         double ixy = in.ixy();
         double ixz = in.ixz();
         double iyz = in.iyz();
-        double minor2 = ixx * iyy - ixy * ixy;
-        double det = ixx * (iyy * izz - iyz * iyz) - ixy * (ixy * izz - iyz * ixz) + ixz * (ixy * iyz - iyy * ixz);
         double scale = Math.max(Math.abs(ixx) + Math.abs(iyy) + Math.abs(izz), Double.MIN_NORMAL);
-        if (!(ixx > 0 && minor2 > 0 && det > 0)) {
+        if (!in.positiveDefinite()) {
             throw error(e, "link '" + name + "': its inertia is not positive definite (ixx " + ixx + ", iyy " + iyy + ", izz "
                     + izz + ", ixy " + ixy + ", ixz " + ixz + ", iyz " + iyz + " kg m^2); give positive moments about the"
                     + " centre of mass larger than the products of inertia");
@@ -684,21 +684,15 @@ public final class UrdfLoader {
     }
 
     private String required(Element e, String attribute) {
-        String v = e.attribute(attribute);
-        if (v == null || v.isEmpty()) {
-            throw error(e, "<" + e.name + "> needs a " + attribute + "=\"...\" attribute");
-        }
-        return v;
+        return messages.required(e, attribute);
     }
 
     private WorldFormatException error(Element e, String message) {
-        return new WorldFormatException(file + ":" + e.line + ": " + message);
+        return messages.error(e, message);
     }
 
     /** Reports a kind of ignored or doubtful element once per load. */
     private void warn(Element e, String kind, String message) {
-        if (warned.add(kind)) {
-            warnings.accept(file + ":" + e.line + ": " + message);
-        }
+        messages.warn(e, kind, message);
     }
 }
