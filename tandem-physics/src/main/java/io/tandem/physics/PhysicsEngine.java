@@ -125,6 +125,10 @@ public final class PhysicsEngine implements AutoCloseable {
     private boolean[] skipPass = new boolean[0];
     /** subsystems (groups) of the dynamic bodies: groups holds 0 .. subsystemCount - 1 */
     private final int subsystemCount;
+    /** the articulations' part of a step, or null without articulations */
+    private final ArticulationStep articulated;
+    /** per body: a link of an articulation (posed by its joints, not drifted) */
+    private final boolean[] isLink;
     /** most Newton passes of the joint projection per step */
     static final int PROJECTION_PASSES = 3;
     /** joint rows with errors below this need no projection, m (point rows) or rad (angular rows) */
@@ -164,16 +168,29 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         this.bodyOf = new int[n];
         this.groups = new int[n];
-        // caller-chosen subsystems first (renumbered densely), then one per remaining body
+        // caller-chosen subsystems and articulations first (renumbered densely, in body order),
+        // then one per remaining body
         int[] remap = new int[model.bodies + 1];
         java.util.Arrays.fill(remap, -1);
+        Articulations art = model.articulations;
+        int[] artGroup = new int[art.count];
+        java.util.Arrays.fill(artGroup, -1);
+        this.isLink = new boolean[model.bodies];
         int next = 0;
         for (int k = 0; k < model.bodies; k++) {
             int i = model.bodyOrder[k];
             if (dyn[i] >= 0) {
                 bodyOf[dyn[i]] = i;
                 int g = model.subsystem[i];
-                if (g >= 0) {
+                int d = art.dofOfBody[i];
+                if (d >= 0) {
+                    isLink[i] = true;
+                    int a = art.articulationOf[d];
+                    if (artGroup[a] < 0) {
+                        artGroup[a] = next++;
+                    }
+                    groups[dyn[i]] = artGroup[a];
+                } else if (g >= 0) {
                     if (g >= remap.length) {
                         remap = java.util.Arrays.copyOf(remap, g + 1);
                     }
@@ -192,6 +209,13 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         this.subsystemCount = next;
+        for (int a = 0; a < art.count; a++) {
+            if (artGroup[a] < 0) {
+                throw new IllegalArgumentException("articulation '" + art.name[a] + "' has no link body (every link is"
+                        + " massless)");
+            }
+        }
+        this.articulated = art.count > 0 ? new ArticulationStep(model, artGroup) : null;
         this.vel = new double[6 * model.bodies];
         int chunks = loop.chunks(Math.max(model.bodies, 1));
         // 9 used, padded so that two chunks' scratch never share a cache line
@@ -208,7 +232,9 @@ public final class PhysicsEngine implements AutoCloseable {
                 int b = model.jointB[j] >= 0 ? dyn[model.jointB[j]] : -1;
                 int ga = a >= 0 ? groups[a] : -1;
                 int gb = b >= 0 ? groups[b] : -1;
-                projected[j] = (ga >= 0 || gb >= 0) && (ga < 0 || gb < 0 || ga == gb);
+                // a joint on an articulation's link is split, never projected: the joints pose the links
+                boolean link = model.jointA[j] >= 0 && isLink[model.jointA[j]] || model.jointB[j] >= 0 && isLink[model.jointB[j]];
+                projected[j] = !link && (ga >= 0 || gb >= 0) && (ga < 0 || gb < 0 || ga == gb);
                 any |= projected[j];
             }
         }
@@ -325,6 +351,9 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         stateNow = s;
         loop.run(m.bodies, firstDriftRange);
+        if (articulated != null) {
+            articulated.firstHalf(s, h);
+        }
         // 2. dynamics of every subsystem (bodies and subsystems are laid out once: they never change)
         if (laidOut) {
             pr.clearBlocks();
@@ -332,12 +361,21 @@ public final class PhysicsEngine implements AutoCloseable {
             pr.resetBodies(n);
             pr.group(groups);
             pr.layoutStructure();
+            if (articulated != null) {
+                articulated.layout(pr, dyn);
+            }
             laidOut = true;
         }
         loop.run(n, dynamicsRange);
+        if (articulated != null) {
+            articulated.dynamics(s, pr, h);
+        }
         // 3. constraints
         joints.assemble(s, pr, dyn, vel, h);
         contacts.assemble(s, pr, dyn, vel, h);
+        if (articulated != null) {
+            articulated.rows(s, pr, dyn, h);
+        }
         // 4. solve
         long t0 = stageClockNs == null ? 0 : stageClockNs.getAsLong();
         lastIterations = solver.solve(pr);
@@ -347,16 +385,25 @@ public final class PhysicsEngine implements AutoCloseable {
         for (int k = 0; k < loop.chunks(n); k++) {
             int q = chunkNonFinite[k];
             if (q >= 0) {
-                System.arraycopy(startPos, 0, s.pos, 0, startPos.length);
-                System.arraycopy(startQuat, 0, s.quat, 0, startQuat.length);
-                stateNow = null;
+                restore(s);
                 throw new SimulationDivergedException("body '" + m.bodyName[bodyOf[q]] + "' (index " + bodyOf[q]
                         + ") got a non-finite velocity at step " + s.step + " (t = " + s.time
                         + " s); check its mass, inertia and forces, or reduce the time step");
             }
         }
+        int badDof = articulated != null ? articulated.nonFinite(pr) : -1;
+        if (badDof >= 0) {
+            restore(s);
+            throw new SimulationDivergedException("articulation '" + m.articulations.name[m.articulations.articulationOf[badDof]]
+                    + "' joint " + (badDof - m.articulations.dofStart[m.articulations.articulationOf[badDof]])
+                    + " got a non-finite velocity at step " + s.step + " (t = " + s.time
+                    + " s); check its masses, gains and torques, or reduce the time step");
+        }
         // 6. the second half drift: q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}
         loop.run(n, secondDriftRange);
+        if (articulated != null) {
+            articulated.secondHalf(s, pr, h);
+        }
         stateNow = null;
         for (int i = 0; i < m.bodies; i++) {
             if (m.bodyType[i] == BodyType.KINEMATIC) {
@@ -376,6 +423,16 @@ public final class PhysicsEngine implements AutoCloseable {
         s.step++;
     }
 
+    /** The state as it was at the start of a diverged step. */
+    private void restore(PhysicsState s) {
+        System.arraycopy(startPos, 0, s.pos, 0, startPos.length);
+        System.arraycopy(startQuat, 0, s.quat, 0, startQuat.length);
+        if (articulated != null) {
+            articulated.restore(s);
+        }
+        stateNow = null;
+    }
+
     /** 1. for bodies [lo, hi) that are not kinematic: the start velocity, and the first half drift of dynamic ones. */
     private void firstDrift(int lo, int hi, int chunk) {
         PhysicsState s = stateNow;
@@ -383,7 +440,7 @@ public final class PhysicsEngine implements AutoCloseable {
             if (m.bodyType[i] != BodyType.KINEMATIC) {
                 System.arraycopy(s.linVel, 3 * i, vel, 6 * i, 3);
                 System.arraycopy(s.angVel, 3 * i, vel, 6 * i + 3, 3);
-                if (m.bodyType[i] == BodyType.DYNAMIC) {
+                if (m.bodyType[i] == BodyType.DYNAMIC && !isLink[i]) {
                     drift(s, i, vel, 6 * i, 0.5 * m.timeStep);
                 }
             }
@@ -400,6 +457,17 @@ public final class PhysicsEngine implements AutoCloseable {
         double[] iw = chunkInertia[chunk];
         for (int q = lo; q < hi; q++) {
             int i = bodyOf[q];
+            if (isLink[i]) {
+                // a link: no mass block or right-hand side of its own (its articulation has them);
+                // its start velocity Lambda qd^k seeds the solver
+                int c = pr.coord(q);
+                java.util.Arrays.fill(pr.mass, 36 * q, 36 * q + 36, 0);
+                for (int d = 0; d < 6; d++) {
+                    pr.b[c + d] = 0;
+                    pr.v[c + d] = vel[6 * i + d];
+                }
+                continue;
+            }
             double mass = m.mass[i];
             RigidOps.worldInertia(s.quat, 4 * i, m.inertia[3 * i], m.inertia[3 * i + 1], m.inertia[3 * i + 2], iw, 0);
             int a0 = 36 * q;
@@ -455,6 +523,9 @@ public final class PhysicsEngine implements AutoCloseable {
         PhysicsState s = stateNow;
         for (int q = lo; q < hi; q++) {
             int i = bodyOf[q];
+            if (isLink[i]) {
+                continue;
+            }
             int c = pr.coord(q);
             drift(s, i, pr.v, c, 0.5 * m.timeStep);
             System.arraycopy(pr.v, c, s.linVel, 3 * i, 3);

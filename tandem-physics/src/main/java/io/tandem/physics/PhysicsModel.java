@@ -78,6 +78,8 @@ public final class PhysicsModel {
     final int[] colliderAtRank;
     /** global id of each joint (joints) */
     final long[] jointId;
+    /** robots in joint coordinates (ArticulationBuilder) */
+    final Articulations articulations;
     /** joint indices sorted by global id: the order in which joint rows are assembled (joints) */
     final int[] jointOrder;
     private final long[] sortedJointIds;
@@ -212,6 +214,7 @@ public final class PhysicsModel {
             jointId[j] = s.idSet ? s.id : j;
         }
         jointOrder = orderById(jointId, "joint", j -> String.valueOf(j));
+        articulations = new Articulations(b.articulations, bodies, pos0, quat0, mass, inertia);
         sortedJointIds = new long[joints];
         for (int k = 0; k < joints; k++) {
             sortedJointIds[k] = jointId[jointOrder[k]];
@@ -264,6 +267,57 @@ public final class PhysicsModel {
     /** @return the number of joints */
     public int jointCount() {
         return joints;
+    }
+
+    /** @return the number of articulations (robots in joint coordinates) */
+    public int articulationCount() {
+        return articulations.count;
+    }
+
+    /** @return articulation a's name */
+    public String articulationName(int a) {
+        return articulations.name[a];
+    }
+
+    /** @return the index of the articulation of this name, or -1 */
+    public int articulationIndex(String name) {
+        for (int a = 0; a < articulations.count; a++) {
+            if (articulations.name[a].equals(name)) {
+                return a;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the number of joints (generalized coordinates) of articulation a */
+    public int articulationJointCount(int a) {
+        return articulations.dofStart[a + 1] - articulations.dofStart[a];
+    }
+
+    /**
+     * @return the model-wide index ("dof") of joint {@code joint} of articulation {@code a}, the
+     *         index {@link PhysicsState}'s dof methods take
+     */
+    public int dof(int a, int joint) {
+        if (joint < 0 || joint >= articulationJointCount(a)) {
+            throw new IllegalArgumentException("articulation '" + articulations.name[a] + "' has no joint " + joint);
+        }
+        return articulations.dofStart[a] + joint;
+    }
+
+    /** @return the number of dofs: the joints of all articulations */
+    public int dofCount() {
+        return articulations.dofs;
+    }
+
+    /** @return the link body of a dof (its joint's child), or -1 for a massless link */
+    public int dofBody(int dof) {
+        return articulations.body[dof];
+    }
+
+    /** @return the dof whose link body is {@code body}, or -1 if the body is no articulation's link */
+    public int dofOfBody(int body) {
+        return articulations.dofOfBody[body];
     }
 
     /**
@@ -493,6 +547,7 @@ public final class PhysicsModel {
         /** the names of the bodies added: a hash set, so that a world of 10^6 bodies builds in linear time */
         private final java.util.Set<String> bodyNames = new java.util.HashSet<>();
         private final List<JointBuilder> joints = new ArrayList<>();
+        final List<ArticulationBuilder> articulations = new ArrayList<>();
 
         private Builder() {
         }
@@ -592,6 +647,72 @@ public final class PhysicsModel {
                 throw new IllegalArgumentException("joint axis must be non-zero, got (" + x + ", " + y + ", " + z + ")");
             }
             return new double[] {x / n, y / n, z / n};
+        }
+
+        /**
+         * Starts a robot in joint coordinates; finish it with {@link ArticulationBuilder#add()}.
+         *
+         * @param name unique among the articulations, non-empty
+         * @return the articulation's builder
+         */
+        public ArticulationBuilder articulation(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("articulation name must not be empty");
+            }
+            for (ArticulationBuilder a : articulations) {
+                if (a.name.equals(name)) {
+                    throw new IllegalArgumentException("articulation name '" + name + "' is used twice");
+                }
+            }
+            return new ArticulationBuilder(this, name);
+        }
+
+        int bodyCount() {
+            return bodies.size();
+        }
+
+        BodyType bodyType(int i) {
+            return bodies.get(i).type;
+        }
+
+        String bodyName(int i) {
+            return bodies.get(i).name;
+        }
+
+        /** Adds a finished articulation (or, in maximal coordinates, its joints); see {@link ArticulationBuilder#add()}. */
+        int addArticulation(ArticulationBuilder a) {
+            if (!a.maximal) {
+                articulations.add(a);
+                return articulations.size() - 1;
+            }
+            int first = joints.size();
+            for (int k = 0; k < a.joints.size(); k++) {
+                ArticulationBuilder.Joint j = a.joints.get(k);
+                String what = "articulation '" + a.name + "' joint " + k + " in maximal coordinates";
+                if (j.body < 0) {
+                    throw new IllegalArgumentException(what + ": every link needs a body (a massless link needs joint coordinates)");
+                }
+                if (j.armature != 0 || j.kp != 0 || j.kd != 0 || j.q0 != 0 || j.qd0 != 0) {
+                    throw new IllegalArgumentException(what + ": armature, gains and initial positions need joint coordinates"
+                            + " (place the bodies instead)");
+                }
+                int parentBody = j.parent < 0 ? -1 : a.joints.get(j.parent).body;
+                // side A the child, so that the coordinate grows as the child turns about the axis
+                JointBuilder jb = j.type == JointType.PRISMATIC
+                        ? prismaticJoint(j.body, parentBody, j.anchor[0], j.anchor[1], j.anchor[2], j.axis[0], j.axis[1], j.axis[2])
+                        : revoluteJoint(j.body, parentBody, j.anchor[0], j.anchor[1], j.anchor[2], j.axis[0], j.axis[1], j.axis[2]);
+                if (j.lo > Double.NEGATIVE_INFINITY || j.hi < Double.POSITIVE_INFINITY) {
+                    jb.limits(j.lo, j.hi);
+                }
+                if (j.damping > 0) {
+                    jb.spring(0, j.damping);
+                }
+                if (j.friction > 0) {
+                    jb.motor(0, j.friction);
+                }
+                jb.add();
+            }
+            return first;
         }
 
         /** @return the compiled model */

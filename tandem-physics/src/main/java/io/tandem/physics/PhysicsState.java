@@ -41,6 +41,21 @@ public final class PhysicsState {
     public long step;
     /** contact warm starts (the last step's contact impulses), keyed by global ids */
     final ContactCache contacts = new ContactCache();
+    // articulations (robots in joint coordinates), per dof (PhysicsModel#dof)
+    final double[] dofPos;
+    final double[] dofVel;
+    final double[] dofTargetPos;
+    final double[] dofTargetVel;
+    final double[] dofKp;
+    final double[] dofKd;
+    final double[] dofTorque;
+    final double[] dofEffort;
+    final long[] effortSaturations;
+    /** warm starts of each dof's lower limit, upper limit and friction rows (3 per dof), N s or N m s */
+    final double[] dofImpulse;
+    private final Articulations articulations;
+    /** forward kinematics for {@link #setDofState} (created on first use) */
+    private io.tandem.physics.internal.dynamics.ArticulatedTree[] trees;
 
     PhysicsState(PhysicsModel m) {
         pos = m.pos0.clone();
@@ -51,6 +66,21 @@ public final class PhysicsState {
         motorSpeed = m.motorSpeed.clone();
         motorMaxForce = m.motorMaxForce.clone();
         jointType = m.jointType;
+        articulations = m.articulations;
+        Articulations art = m.articulations;
+        dofPos = art.q0.clone();
+        dofVel = art.qd0.clone();
+        dofTargetPos = art.q0.clone();
+        dofTargetVel = new double[art.dofs];
+        dofKp = art.kp.clone();
+        dofKd = art.kd.clone();
+        dofTorque = new double[art.dofs];
+        dofEffort = new double[art.dofs];
+        effortSaturations = new long[art.dofs];
+        dofImpulse = new double[3 * art.dofs];
+        for (int a = 0; a < art.count; a++) {
+            placeLinks(a);
+        }
         // kinematic bodies start on their trajectory
         double[] sample = new double[13];
         for (int i = 0; i < m.bodies; i++) {
@@ -80,6 +110,16 @@ public final class PhysicsState {
         System.arraycopy(other.motorSpeed, 0, motorSpeed, 0, motorSpeed.length);
         System.arraycopy(other.motorMaxForce, 0, motorMaxForce, 0, motorMaxForce.length);
         contacts.copyFrom(other.contacts);
+        System.arraycopy(other.dofPos, 0, dofPos, 0, dofPos.length);
+        System.arraycopy(other.dofVel, 0, dofVel, 0, dofVel.length);
+        System.arraycopy(other.dofTargetPos, 0, dofTargetPos, 0, dofTargetPos.length);
+        System.arraycopy(other.dofTargetVel, 0, dofTargetVel, 0, dofTargetVel.length);
+        System.arraycopy(other.dofKp, 0, dofKp, 0, dofKp.length);
+        System.arraycopy(other.dofKd, 0, dofKd, 0, dofKd.length);
+        System.arraycopy(other.dofTorque, 0, dofTorque, 0, dofTorque.length);
+        System.arraycopy(other.dofEffort, 0, dofEffort, 0, dofEffort.length);
+        System.arraycopy(other.effortSaturations, 0, effortSaturations, 0, effortSaturations.length);
+        System.arraycopy(other.dofImpulse, 0, dofImpulse, 0, dofImpulse.length);
         time = other.time;
         step = other.step;
     }
@@ -142,6 +182,101 @@ public final class PhysicsState {
      */
     public double motorMaxForce(int joint) {
         return motorMaxForce[joint];
+    }
+
+    /** @return dof d's joint position, rad or m (PhysicsModel#dof) */
+    public double dofPosition(int dof) {
+        return dofPos[dof];
+    }
+
+    /** @return dof d's joint velocity, rad/s or m/s */
+    public double dofVelocity(int dof) {
+        return dofVel[dof];
+    }
+
+    /**
+     * @return the actuator torque (force) dof d applied in the last step, N m or N: its PD torque at
+     *         the step's midpoint plus its feed-forward torque (0 before the first step)
+     */
+    public double dofEffort(int dof) {
+        return dofEffort[dof];
+    }
+
+    /** @return the steps in which dof d's actuator torque exceeded its effort limit (the PD is not clamped) */
+    public long effortSaturations(int dof) {
+        return effortSaturations[dof];
+    }
+
+    /**
+     * Sets dof d's PD target (the controller acts with the gains of {@link #setDofGains}).
+     *
+     * @param position rad or m, finite
+     * @param velocity rad/s or m/s, finite
+     */
+    public void setDofTarget(int dof, double position, double velocity) {
+        if (!Double.isFinite(position) || !Double.isFinite(velocity)) {
+            throw new IllegalArgumentException("dof " + dof + ": target position and velocity must be finite, got "
+                    + position + ", " + velocity);
+        }
+        dofTargetPos[dof] = position;
+        dofTargetVel[dof] = velocity;
+    }
+
+    /** @return dof d's target position */
+    public double dofTargetPosition(int dof) {
+        return dofTargetPos[dof];
+    }
+
+    /**
+     * Sets dof d's PD gains (0, 0: no controller).
+     *
+     * @param kp N m/rad or N/m, finite and at least 0
+     * @param kd N m s/rad or N s/m, finite and at least 0
+     */
+    public void setDofGains(int dof, double kp, double kd) {
+        if (!(kp >= 0) || !(kd >= 0) || Double.isInfinite(kp) || Double.isInfinite(kd)) {
+            throw new IllegalArgumentException("dof " + dof + ": gains must be finite and >= 0, got " + kp + ", " + kd);
+        }
+        dofKp[dof] = kp;
+        dofKd[dof] = kd;
+    }
+
+    /** Sets dof d's feed-forward torque (force), N m or N, finite; clamped to the joint's effort limit. */
+    public void setDofTorque(int dof, double torque) {
+        if (!Double.isFinite(torque)) {
+            throw new IllegalArgumentException("dof " + dof + ": torque must be finite, got " + torque);
+        }
+        dofTorque[dof] = torque;
+    }
+
+    /**
+     * Moves dof d to a position and velocity at once (a reset); the links of its articulation are
+     * posed accordingly. Allocates on the first call (the forward kinematics' scratch).
+     */
+    public void setDofState(int dof, double position, double velocity) {
+        if (!Double.isFinite(position) || !Double.isFinite(velocity)) {
+            throw new IllegalArgumentException("dof " + dof + ": position and velocity must be finite, got "
+                    + position + ", " + velocity);
+        }
+        dofPos[dof] = position;
+        dofVel[dof] = velocity;
+        dofImpulse[3 * dof] = 0;
+        dofImpulse[3 * dof + 1] = 0;
+        dofImpulse[3 * dof + 2] = 0;
+        placeLinks(articulations.articulationOf[dof]);
+    }
+
+    /** Poses articulation a's link bodies and sets their velocities from its joints. */
+    private void placeLinks(int a) {
+        if (trees == null) {
+            trees = new io.tandem.physics.internal.dynamics.ArticulatedTree[articulations.count];
+        }
+        if (trees[a] == null) {
+            trees[a] = articulations.tree(a);
+        }
+        trees[a].kinematics(dofPos, articulations.dofStart[a]);
+        articulations.writeLinkPoses(a, trees[a], pos, quat);
+        articulations.writeLinkVelocities(a, trees[a], dofVel, linVel, angVel, new double[6]);
     }
 
     /** @return contact warm starts held: the contact points of the last step */

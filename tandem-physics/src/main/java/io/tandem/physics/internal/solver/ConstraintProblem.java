@@ -65,6 +65,121 @@ public final class ConstraintProblem {
     /** solution v (stacked); also the previous velocity on input, used to seed ADMM splits */
     public double[] v = new double[0];
 
+    // ---------------------------------------------------------------- articulated subsystems
+    /*
+     * An articulated subsystem (a robot in generalized coordinates, shared/specs/physics-wave2.md
+     * 1.5) keeps its links as bodies of the problem, so every row stays a 6-column row on a body,
+     * but its coordinates are the n joint velocities qd: a link's velocity is v_l = Lambda_l qd, its
+     * matrix is A_r (n x n, dense) and its right-hand side b_r (n). The links' own mass blocks and
+     * right-hand sides (mass, b) are zero; solvers that meet such a subsystem solve for qd and write
+     * v_l = Lambda_l qd for every link, so readers of v (row velocities) need not know.
+     */
+    /** number of articulated subsystems */
+    public int articulations;
+    /** articulation of each subsystem, or -1 (subsystems x 1); set by the caller after {@link #layoutStructure} */
+    public int[] articulationOf = new int[0];
+    /** generalized coordinates of each articulation */
+    public int[] articulationDim = new int[0];
+    /** start of each articulation's entries in {@link #articulationB} and {@link #articulationV} */
+    public int[] articulationStart = new int[0];
+    /** start of each articulation's A_r (n x n row-major) in {@link #articulationA} */
+    public int[] articulationMatrixStart = new int[0];
+    /** start of each articulation's Jacobians (links x 6 x n) in {@link #lambda} */
+    public int[] lambdaStart = new int[0];
+    /** A_r per articulation */
+    public double[] articulationA = new double[0];
+    /** b_r per articulation */
+    public double[] articulationB = new double[0];
+    /** the solution qd per articulation (written by the solver) */
+    public double[] articulationV = new double[0];
+    /** link of each body inside its articulation (its Jacobian is the link-th 6 x n block), or -1 */
+    public int[] linkOf = new int[0];
+    /** Jacobians Lambda_l per articulation, 6 x n row-major per link, linear rows first */
+    public double[] lambda = new double[0];
+
+    /**
+     * Sizes the articulation arrays: {@code dims[a]} coordinates and {@code links[a]} links per
+     * articulation. Call after {@link #layoutStructure}; then set {@link #articulationOf} and
+     * {@link #linkOf}. With no articulations, call it with zero length (or never).
+     */
+    public void layoutArticulations(int[] dims, int[] links, int count) {
+        articulations = count;
+        articulationDim = grow(articulationDim, count);
+        articulationStart = grow(articulationStart, count);
+        articulationMatrixStart = grow(articulationMatrixStart, count);
+        lambdaStart = grow(lambdaStart, count);
+        int v0 = 0;
+        int m0 = 0;
+        int l0 = 0;
+        for (int a = 0; a < count; a++) {
+            int n = dims[a];
+            articulationDim[a] = n;
+            articulationStart[a] = v0;
+            articulationMatrixStart[a] = m0;
+            lambdaStart[a] = l0;
+            v0 += n;
+            m0 += n * n;
+            l0 += 6 * n * links[a];
+        }
+        articulationA = grow(articulationA, m0);
+        articulationB = grow(articulationB, v0);
+        articulationV = grow(articulationV, v0);
+        lambda = grow(lambda, l0);
+        articulationOf = grow(articulationOf, subsystems);
+        Arrays.fill(articulationOf, 0, subsystems, -1);
+        linkOf = grow(linkOf, bodies);
+        Arrays.fill(linkOf, 0, bodies, -1);
+    }
+
+    /** @return the articulation of body i, or -1 for a rigid body */
+    public int articulationOfBody(int body) {
+        return articulations == 0 ? -1 : articulationOf[subsystemOf[body]];
+    }
+
+    /**
+     * out[o..o+6) = Lambda_l qd: the velocity of body {@code body} (a link of articulation a) for
+     * the joint velocities {@code qd} at qo (stacked like {@link #articulationV}).
+     */
+    public void linkVelocity(int body, double[] qd, int qo, double[] out, int o) {
+        int a = articulationOf[subsystemOf[body]];
+        int n = articulationDim[a];
+        int l0 = lambdaStart[a] + 6 * n * linkOf[body];
+        for (int d = 0; d < 6; d++) {
+            double s = 0;
+            int r = l0 + n * d;
+            for (int j = 0; j < n; j++) {
+                s += lambda[r + j] * qd[qo + j];
+            }
+            out[o + d] = s;
+        }
+    }
+
+    /** g[go..go+n) += Lambda_l^T f for the 6-vector f at fo on body {@code body} (a link). */
+    public void addLinkForce(int body, double[] f, int fo, double[] g, int go) {
+        int a = articulationOf[subsystemOf[body]];
+        int n = articulationDim[a];
+        int l0 = lambdaStart[a] + 6 * n * linkOf[body];
+        for (int d = 0; d < 6; d++) {
+            double fd = f[fo + d];
+            if (fd == 0) {
+                continue;
+            }
+            int r = l0 + n * d;
+            for (int j = 0; j < n; j++) {
+                g[go + j] += lambda[r + j] * fd;
+            }
+        }
+    }
+
+    /** Writes v_l = Lambda_l qd for every link of articulation a (subsystem s) from {@link #articulationV} into {@code out} at the links' coordinates. */
+    public void writeLinkVelocities(int s, double[] qd, double[] out) {
+        int a = articulationOf[s];
+        for (int q = subsystemBodyStart[s]; q < subsystemBodyStart[s + 1]; q++) {
+            int b = subsystemBodies[q];
+            linkVelocity(b, qd, articulationStart[a], out, coord(b));
+        }
+    }
+
     // ---------------------------------------------------------------- constraints
     /** number of constraint blocks */
     public int constraints;
@@ -137,6 +252,7 @@ public final class ConstraintProblem {
         constraints = 0;
         totalRows = 0;
         armedRows = true;
+        articulations = 0;
     }
 
     /**

@@ -8,6 +8,14 @@ package io.tandem.physics.internal.solver;
  * that an impulse change dp_r updates the velocities as v_b += t_rk dp_r, and the block Delassus
  * matrices W_c = sum_k J_ck A_k^-1 J_ck^T (m x m). The baselines ignore subsystem grouping: A is
  * block diagonal over bodies, so a group changes nothing for them.
+ *
+ * Articulated subsystems (robots in joint coordinates, ConstraintProblem's articulations) are the
+ * exception: an impulse on one link moves every link of its robot. A row's pair on link l keeps
+ * t = Lambda_l A_r^-1 Lambda_l^T J^T (the link's own response, for W) and also the joint-space
+ * response tq = A_r^-1 Lambda_l^T J^T (n numbers); an impulse change adds tq dp to the robot's qd
+ * and Lambda_m tq dp to every link m's velocity, so row velocities keep reading bodies' v. A block
+ * with both sides on links of one robot (a limit between a link and its parent) also gets the
+ * coupling terms J_A Lambda_A A_r^-1 Lambda_B^T J_B^T of W.
  */
 
 /** Block Delassus operator of a problem for the projected baselines. Not thread-safe. */
@@ -23,6 +31,11 @@ final class Delassus {
     /** factor of W (+ gamma I) for HARD / SOFT blocks; lambda_max of the tangent block for contacts */
     double[] wFactor = new double[0];
     private final double[] scratch = new double[36 + 6];
+    private final ArticulatedSolve articulated = new ArticulatedSolve();
+    /** start of pair (row, k)'s joint-space response tq in {@link #tq} at [2 row + k], -1 for rigid bodies */
+    private int[] tqStart = new int[0];
+    private double[] tq = new double[0];
+    private final double[] coupling = new double[36];
 
     void build(ConstraintProblem pr) {
         if (!pr.armedRows) {
@@ -31,7 +44,18 @@ final class Delassus {
         }
         pairs.build(pr);
         aInv = ConstraintProblem.grow(aInv, 36 * pr.bodies);
+        articulated.prepare(pr);
+        if (pr.articulations > 0) {
+            for (int s = 0; s < pr.subsystems; s++) {
+                if (pr.articulationOf[s] >= 0) {
+                    articulated.factorMass(s, aInv);
+                }
+            }
+        }
         for (int b = 0; b < pr.bodies; b++) {
+            if (pr.articulations > 0 && pr.articulationOfBody(b) >= 0) {
+                continue;
+            }
             if (!DenseOps.invertSpd(pr.mass, 36 * b, 6, aInv, 36 * b, scratch, 0)) {
                 throw new IllegalStateException("body " + b + ": its mass matrix is not positive definite"
                         + " (zero or negative mass or inertia?)");
@@ -45,6 +69,9 @@ final class Delassus {
                     DenseOps.multiply(aInv, 36 * pairs.body[2 * c + k], 6, jac, 6 * r, t, 6 * (2 * r + k));
                 }
             }
+        }
+        if (pr.articulations > 0) {
+            jointSpaceResponses(pr);
         }
         // block Delassus matrices and their local factors
         wStart = ConstraintProblem.grow(wStart, pr.constraints);
@@ -69,6 +96,10 @@ final class Delassus {
                     w[w0 + i * m + j] = s;
                 }
             }
+            if (pairs.count[c] == 2 && pr.articulations > 0 && pairs.sub[2 * c] == pairs.sub[2 * c + 1]
+                    && pr.articulationOf[pairs.sub[2 * c]] >= 0) {
+                addCoupling(pr, c);
+            }
             System.arraycopy(w, w0, wFactor, w0, m * m);
             int kind = pr.kind[c];
             if (kind == ConstraintProblem.HARD || kind == ConstraintProblem.SOFT) {
@@ -88,11 +119,82 @@ final class Delassus {
         }
     }
 
+    /** tq = A_r^-1 Lambda_l^T J^T for every pair on a link (the joint-space response of its row). */
+    private void jointSpaceResponses(ConstraintProblem pr) {
+        tqStart = ConstraintProblem.grow(tqStart, 2 * pr.totalRows);
+        int total = 0;
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                for (int k = 0; k < 2; k++) {
+                    int a = k < pairs.count[c] ? pr.articulationOfBody(pairs.body[2 * c + k]) : -1;
+                    tqStart[2 * r + k] = a >= 0 ? total : -1;
+                    total += a >= 0 ? pr.articulationDim[a] : 0;
+                }
+            }
+        }
+        tq = ConstraintProblem.grow(tq, total);
+        for (int c = 0; c < pr.constraints; c++) {
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int body = pairs.body[2 * c + k];
+                int a = pr.articulationOfBody(body);
+                if (a < 0) {
+                    continue;
+                }
+                int n = pr.articulationDim[a];
+                double[] jac = pairs.sides[2 * c + k] == 1 ? pr.jA : pr.jB;
+                for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++) {
+                    int o = tqStart[2 * r + k];
+                    java.util.Arrays.fill(tq, o, o + n, 0);
+                    pr.addLinkForce(body, jac, 6 * r, tq, o);
+                    DenseOps.choleskySolve(articulated.aFactor, pr.articulationMatrixStart[a], n, tq, o);
+                }
+            }
+        }
+    }
+
+    /** W_c += J_A C_AB J_B^T + J_B C_BA J_A^T for a block whose two sides are links of one robot. */
+    private void addCoupling(ConstraintProblem pr, int c) {
+        int a = pr.articulationOfBody(pairs.body[2 * c]);
+        int bodyA = pairs.body[2 * c];
+        int bodyB = pairs.body[2 * c + 1];
+        double[] jacA = pairs.sides[2 * c] == 1 ? pr.jA : pr.jB;
+        double[] jacB = pairs.sides[2 * c + 1] == 1 ? pr.jA : pr.jB;
+        articulated.coupling(a, bodyA, bodyB, coupling, 0);
+        int m = pr.rows[c];
+        int r0 = pr.rowStart[c];
+        int w0 = wStart[c];
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) {
+                // J_A,i C_AB J_B,j^T + J_B,i C_BA J_A,j^T, with C_BA = C_AB^T
+                double s = 0;
+                for (int d = 0; d < 6; d++) {
+                    for (int e = 0; e < 6; e++) {
+                        double cde = coupling[6 * d + e];
+                        s += jacA[6 * (r0 + i) + d] * cde * jacB[6 * (r0 + j) + e]
+                                + jacB[6 * (r0 + i) + e] * cde * jacA[6 * (r0 + j) + d];
+                    }
+                }
+                w[w0 + i * m + j] += s;
+            }
+        }
+    }
+
     /** Solves the unconstrained dynamics v = A^-1 b into pr.v. */
     void freeVelocity(ConstraintProblem pr) {
         for (int b = 0; b < pr.bodies; b++) {
+            if (pr.articulations > 0 && pr.articulationOfBody(b) >= 0) {
+                continue;
+            }
             int o = pr.coord(b);
             DenseOps.multiply(aInv, 36 * b, 6, pr.b, o, pr.v, o);
+        }
+        if (pr.articulations > 0) {
+            for (int s = 0; s < pr.subsystems; s++) {
+                if (pr.articulationOf[s] >= 0) {
+                    // the links' b is zero: qd = A_r^-1 b_r
+                    articulated.solve(s, pr.b, false, pr.v);
+                }
+            }
         }
     }
 
@@ -103,6 +205,10 @@ final class Delassus {
         }
         int np = pairs.count[c];
         for (int k = 0; k < np; k++) {
+            if (pr.articulations > 0 && tqStart[2 * r + k] >= 0) {
+                applyJointSpace(pr, pairs.body[2 * c + k], tqStart[2 * r + k], dp, v);
+                continue;
+            }
             int o = pairs.coord[2 * c + pairs.sides[2 * c + k] - 1];
             int t0 = 6 * (2 * r + k);
             v[o] += t[t0] * dp;
@@ -113,6 +219,29 @@ final class Delassus {
             v[o + 5] += t[t0 + 5] * dp;
         }
     }
+    /** qd += tq dp for the robot of link {@code body}, and every link's v += Lambda_m tq dp. */
+    private void applyJointSpace(ConstraintProblem pr, int body, int t0, double dp, double[] v) {
+        int s = pr.subsystemOf[body];
+        int a = pr.articulationOf[s];
+        int n = pr.articulationDim[a];
+        int q0 = pr.articulationStart[a];
+        for (int j = 0; j < n; j++) {
+            pr.articulationV[q0 + j] += tq[t0 + j] * dp;
+        }
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int m = pr.subsystemBodies[q];
+            int l0 = pr.lambdaStart[a] + 6 * n * pr.linkOf[m];
+            int o = pr.coord(m);
+            for (int d = 0; d < 6; d++) {
+                double x = 0;
+                for (int j = 0; j < n; j++) {
+                    x += pr.lambda[l0 + n * d + j] * tq[t0 + j];
+                }
+                v[o + d] += x * dp;
+            }
+        }
+    }
+
     /** y_r = J_r v + e_r over the block's pairs. */
     double rowVelocity(ConstraintProblem pr, int c, int r, double[] v) {
         double y = pr.e[r];

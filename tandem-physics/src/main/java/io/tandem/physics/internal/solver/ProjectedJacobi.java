@@ -52,6 +52,21 @@ public final class ProjectedJacobi implements ConstraintSolver {
                 degree[pairs.body[2 * c + k]]++;
             }
         }
+        if (pr.articulations > 0) {
+            // an impulse on one link moves the whole robot: its links share one degree, the blocks on all of them
+            for (int s = 0; s < pr.subsystems; s++) {
+                if (pr.articulationOf[s] < 0) {
+                    continue;
+                }
+                int total = 0;
+                for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+                    total += degree[pr.subsystemBodies[q]];
+                }
+                for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+                    degree[pr.subsystemBodies[q]] = total;
+                }
+            }
+        }
         for (int c = 0; c < pr.constraints; c++) {
             int d = 1;
             for (int k = 0; k < pairs.count[c]; k++) {

@@ -42,6 +42,8 @@ final class RigidSubsystems implements Subsystems {
 
     private ConstraintProblem pr;
     private Pairs pairs;
+    /** articulated subsystems (robots in joint coordinates) are solved by this */
+    private final ArticulatedSolve articulated = new ArticulatedSolve();
     private boolean[] exact;
     /** split pairs of each body (CSR): entries 2c + k */
     private int[] bodyPairStart = new int[0];
@@ -117,6 +119,7 @@ final class RigidSubsystems implements Subsystems {
         this.pr = problem;
         this.pairs = p;
         this.exact = exactBlocks;
+        articulated.prepare(pr);
         int nb = pr.bodies;
         int ns = pr.subsystems;
         aInv = ConstraintProblem.grow(aInv, 36 * nb);
@@ -348,10 +351,15 @@ final class RigidSubsystems implements Subsystems {
 
     @Override
     public void factor(int s, double kappa, double[] beta, int chunk) {
+        boolean art = articulated(s);
+        if (art) {
+            // each link's inverse mass as its rows see it, Lambda A_r^-1 Lambda^T (general layout)
+            articulated.factorMass(s, aInv);
+        }
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
             int b36 = 36 * b;
-            int layout = invertMass(pr.mass, b36, aInv, chunk);
+            int layout = art ? 0 : invertMass(pr.mass, b36, aInv, chunk);
             if (layout < 0) {
                 throw new IllegalStateException("body " + b + " (subsystem " + s + "): its mass matrix is not"
                         + " positive definite (zero or negative mass or inertia?)");
@@ -381,6 +389,7 @@ final class RigidSubsystems implements Subsystems {
 
     @Override
     public void rescale(int s, double factor, double[] beta, int chunk) {
+        boolean art = articulated(s);
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
             if (bodyPairStart[b] == bodyPairStart[b + 1]) {
@@ -397,7 +406,12 @@ final class RigidSubsystems implements Subsystems {
                     hBlock[i] = pr.mass[i] + factor * (hBlock[i] - pr.mass[i]);
                 }
             }
-            factorH(b, s);
+            if (!art) {
+                factorH(b, s);
+            }
+        }
+        if (art) {
+            articulated.factorPenalized(s, hBlock);
         }
         if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
             factorInternal(s);
@@ -406,10 +420,11 @@ final class RigidSubsystems implements Subsystems {
 
     /** H_b = A_b + sum beta J^T J and its inverse per body, then the internal rows' factor. */
     private void assemble(int s, double[] beta, int chunk) {
+        boolean art = articulated(s);
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
             int b36 = 36 * b;
-            if (bodyPairStart[b] == bodyPairStart[b + 1]) {
+            if (!art && bodyPairStart[b] == bodyPairStart[b + 1]) {
                 // no split pairs: H_b = A_b
                 System.arraycopy(aInv, b36, hInv, b36, 36);
                 hForm[b] = rigidMass[b] ? H_RIGID : H_INVERSE;
@@ -442,11 +457,23 @@ final class RigidSubsystems implements Subsystems {
                 }
             }
             hForm[b] = schur ? H_SCHUR : H_CHOLESKY;
-            factorH(b, s);
+            if (!art) {
+                factorH(b, s);
+            }
+        }
+        if (art) {
+            // the links' blocks hold sum beta J^T J (A_b = 0 for links): H_r from them
+            articulated.factorPenalized(s, hBlock);
+            return;
         }
         if (exactRows > 0 && exStart[s + 1] > exStart[s]) {
             factorInternal(s);
         }
+    }
+
+    /** @return whether subsystem s is articulated (a robot in joint coordinates; no internal exact rows) */
+    private boolean articulated(int s) {
+        return pr.articulations > 0 && pr.articulationOf[s] >= 0;
     }
 
     /** H_b's factor in the form {@link #hForm} says (H_SCHUR or H_CHOLESKY) from its upper triangle in {@link #hBlock}. */
@@ -617,6 +644,10 @@ final class RigidSubsystems implements Subsystems {
             if (activeIsland != null && !activeIsland[islandOfBody[bodies[bodyStart[s]]]]) {
                 continue;
             }
+            if (articulated(s)) {
+                solveArticulated(s, force);
+                continue;
+            }
             for (int q = bodyStart[s]; q < bodyStart[s + 1]; q++) {
                 int body = bodies[q];
                 int o = vStart[subsystemOf[body]] + offset[body];
@@ -653,8 +684,27 @@ final class RigidSubsystems implements Subsystems {
         }
     }
 
+    /** The v-step of an articulated subsystem: each link's pair forces summed, then the joint-space solve. */
+    private void solveArticulated(int s, double[] force) {
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int body = pr.subsystemBodies[q];
+            int o = pr.coord(body);
+            for (int d = 0; d < 6; d++) {
+                rhs[o + d] = 0;
+            }
+            for (int e = bodyPairStart[body]; e < bodyPairStart[body + 1]; e++) {
+                int g = 6 * bodyPairs[e];
+                for (int d = 0; d < 6; d++) {
+                    rhs[o + d] += force[g + d];
+                }
+            }
+        }
+        articulated.solve(s, rhs, true, pr.v);
+    }
+
     @Override
     public void predict(int s, double[] out) {
+        boolean art = articulated(s);
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
             int o = pr.coord(b);
@@ -673,11 +723,17 @@ final class RigidSubsystems implements Subsystems {
                 int k = pairs.body[2 * c] == b ? 0 : 1;
                 addTransposed(c, pairs.sides[2 * c + k] == 1 ? pr.jA : pr.jB, o);
             }
+            if (art) {
+                continue;
+            }
             if (rigidMass[b]) {
                 rigidMultiply(aInv, 36 * b, rhs, o, out, o);
             } else {
                 DenseOps.multiply(aInv, 36 * b, 6, rhs, o, out, o);
             }
+        }
+        if (art) {
+            articulated.solve(s, rhs, false, out);
         }
     }
 

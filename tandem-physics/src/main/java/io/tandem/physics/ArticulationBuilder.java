@@ -1,0 +1,219 @@
+package io.tandem.physics;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Describes a robot: a kinematic tree of revolute and prismatic joints on a fixed base, stepped as
+ * one subsystem in generalized (joint) coordinates (shared/specs/physics-wave2.md 1): its own
+ * joint-space mass matrix, joint limits as inequality rows, damping, armature, Coulomb friction and
+ * an implicit joint-space PD controller folded into its matrix, so that stiff gains (the Panda's
+ * Kp = 4500 N m/rad) are stable at millisecond steps. Its links are ordinary bodies of the model
+ * (their shapes collide, their poses are read as any body's); their poses follow the joints.
+ *
+ * <p>Joints are given like {@link PhysicsModel.Builder#revoluteJoint}: an anchor and an axis in
+ * world coordinates at the bodies' build poses, which are the joints' zero configuration. A joint's
+ * coordinate grows when its child turns about (slides along) the axis relative to its parent.
+ * Joints are numbered in the order they are added; a parent comes before its children.
+ *
+ * <p>{@link #maximalCoordinates()} builds the same tree from ordinary joints instead (hard rows
+ * between the links), for comparison and for closed loops; it takes limits, damping and friction,
+ * not armature, gains or massless links.
+ *
+ * <p>Validates each call eagerly. Not thread-safe.
+ */
+public final class ArticulationBuilder {
+    private final PhysicsModel.Builder owner;
+    final String name;
+    final List<Joint> joints = new ArrayList<>();
+    boolean maximal;
+
+    /** One joint and its child link. */
+    static final class Joint {
+        final JointType type;
+        final int parent;
+        final int body;
+        final double[] anchor;
+        final double[] axis;
+        double lo = Double.NEGATIVE_INFINITY;
+        double hi = Double.POSITIVE_INFINITY;
+        double damping;
+        double armature;
+        double friction;
+        double effort = Double.POSITIVE_INFINITY;
+        double kp;
+        double kd;
+        double q0;
+        double qd0;
+
+        Joint(JointType type, int parent, int body, double[] anchor, double[] axis) {
+            this.type = type;
+            this.parent = parent;
+            this.body = body;
+            this.anchor = anchor;
+            this.axis = axis;
+        }
+    }
+
+    ArticulationBuilder(PhysicsModel.Builder owner, String name) {
+        this.owner = owner;
+        this.name = name;
+    }
+
+    /**
+     * Adds a joint and its child link.
+     *
+     * @param type        {@link JointType#REVOLUTE} or {@link JointType#PRISMATIC}
+     * @param parentJoint the parent link's joint, or -1 for the fixed base (the world)
+     * @param body        the child link: a dynamic body of the model, or -1 for a massless link
+     *                    (an intermediate frame, e.g. a mobile base's x and y slides)
+     * @param ax          anchor, world coordinates at the build poses, m
+     * @param axisX       axis, world coordinates, non-zero
+     * @return the joint's index in this articulation
+     */
+    public int joint(JointType type, int parentJoint, int body, double ax, double ay, double az,
+                     double axisX, double axisY, double axisZ) {
+        String what = "articulation '" + name + "' joint " + joints.size();
+        if (type != JointType.REVOLUTE && type != JointType.PRISMATIC) {
+            throw new IllegalArgumentException(what + ": an articulation takes revolute and prismatic joints, not " + type
+                    + " (lump a fixed link into its parent; a ball joint needs maximal coordinates)");
+        }
+        if (parentJoint < -1 || parentJoint >= joints.size()) {
+            throw new IllegalArgumentException(what + ": parent joint " + parentJoint + " must be -1 (the base) or one of"
+                    + " the joints added before it (0.." + (joints.size() - 1) + ")");
+        }
+        if (body < -1 || body >= owner.bodyCount()) {
+            throw new IllegalArgumentException(what + ": body " + body + " out of range (-1 = massless, 0.."
+                    + (owner.bodyCount() - 1) + ")");
+        }
+        if (body >= 0 && owner.bodyType(body) != BodyType.DYNAMIC) {
+            throw new IllegalArgumentException(what + ": body '" + owner.bodyName(body) + "' must be dynamic to be a link");
+        }
+        for (Joint j : joints) {
+            if (body >= 0 && j.body == body) {
+                throw new IllegalArgumentException(what + ": body '" + owner.bodyName(body) + "' is already a link of this"
+                        + " articulation");
+            }
+        }
+        double[] anchor = {ax, ay, az};
+        for (double v : anchor) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException(what + ": anchor must be finite");
+            }
+        }
+        double n = Math.sqrt(axisX * axisX + axisY * axisY + axisZ * axisZ);
+        if (!(n > 1e-12) || !Double.isFinite(n)) {
+            throw new IllegalArgumentException(what + ": axis must be finite and non-zero, got (" + axisX + ", " + axisY
+                    + ", " + axisZ + ")");
+        }
+        joints.add(new Joint(type, parentJoint, body, anchor, new double[] {axisX / n, axisY / n, axisZ / n}));
+        return joints.size() - 1;
+    }
+
+    private Joint at(int joint) {
+        if (joint < 0 || joint >= joints.size()) {
+            throw new IllegalArgumentException("articulation '" + name + "' has no joint " + joint + " (0.."
+                    + (joints.size() - 1) + ")");
+        }
+        return joints.get(joint);
+    }
+
+    private static double nonNegative(String what, double v) {
+        if (!(v >= 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException(what + " must be finite and >= 0, got " + v);
+        }
+        return v;
+    }
+
+    /** @return this, with joint limits lo &lt;= hi (rad or m; infinite for none) as inequality rows */
+    public ArticulationBuilder limits(int joint, double lo, double hi) {
+        Joint j = at(joint);
+        if (Double.isNaN(lo) || Double.isNaN(hi) || lo > hi) {
+            throw new IllegalArgumentException("joint " + joint + " limits need lo <= hi, got [" + lo + ", " + hi + "]");
+        }
+        j.lo = lo;
+        j.hi = hi;
+        return this;
+    }
+
+    /** @return this, with viscous damping (N m s/rad or N s/m), implicit in the joint-space matrix */
+    public ArticulationBuilder damping(int joint, double damping) {
+        at(joint).damping = nonNegative("joint " + joint + " damping", damping);
+        return this;
+    }
+
+    /** @return this, with armature (reflected rotor inertia, kg m^2 or kg) added to the mass matrix's diagonal */
+    public ArticulationBuilder armature(int joint, double armature) {
+        at(joint).armature = nonNegative("joint " + joint + " armature", armature);
+        return this;
+    }
+
+    /** @return this, with Coulomb friction (N m or N): a boxed row that holds the joint up to this torque */
+    public ArticulationBuilder friction(int joint, double friction) {
+        at(joint).friction = nonNegative("joint " + joint + " friction", friction);
+        return this;
+    }
+
+    /**
+     * The actuator's torque (force) bound: a feed-forward torque is clamped to it, and the steps in
+     * which the folded-in PD torque exceeds it are counted ({@link PhysicsState#effortSaturations}).
+     *
+     * @return this
+     */
+    public ArticulationBuilder effortLimit(int joint, double effort) {
+        if (!(effort > 0)) {
+            throw new IllegalArgumentException("joint " + joint + " effort limit must be > 0, got " + effort);
+        }
+        at(joint).effort = effort;
+        return this;
+    }
+
+    /**
+     * Start gains of the joint's PD controller (changed at run time with
+     * {@link PhysicsState#setDofGains}); the target starts at the initial position and rest.
+     *
+     * @param kp N m/rad or N/m, at least 0
+     * @param kd N m s/rad or N s/m, at least 0
+     * @return this
+     */
+    public ArticulationBuilder gains(int joint, double kp, double kd) {
+        Joint j = at(joint);
+        j.kp = nonNegative("joint " + joint + " kp", kp);
+        j.kd = nonNegative("joint " + joint + " kd", kd);
+        return this;
+    }
+
+    /** @return this, with the joint's initial position (rad or m from the build pose) and velocity */
+    public ArticulationBuilder initial(int joint, double position, double velocity) {
+        Joint j = at(joint);
+        if (!Double.isFinite(position) || !Double.isFinite(velocity)) {
+            throw new IllegalArgumentException("joint " + joint + " initial position and velocity must be finite");
+        }
+        j.q0 = position;
+        j.qd0 = velocity;
+        return this;
+    }
+
+    /**
+     * Builds the tree from ordinary joints between the links instead (maximal coordinates: each
+     * link a free body, each joint 5 hard rows); joint indices of {@link PhysicsModel} are then the
+     * articulation's joints in order, starting at the index {@link #add()} returns.
+     *
+     * @return this
+     */
+    public ArticulationBuilder maximalCoordinates() {
+        maximal = true;
+        return this;
+    }
+
+    /**
+     * @return the articulation's index in the model (generalized coordinates), or, with
+     *         {@link #maximalCoordinates()}, the model index of its first joint
+     */
+    public int add() {
+        if (joints.isEmpty()) {
+            throw new IllegalArgumentException("articulation '" + name + "' has no joints");
+        }
+        return owner.addArticulation(this);
+    }
+}

@@ -1,0 +1,197 @@
+package io.tandem.physics;
+
+import io.tandem.physics.internal.dynamics.ArticulatedTree;
+import io.tandem.physics.internal.dynamics.RigidOps;
+
+import java.util.List;
+
+/**
+ * The model's articulations (robots in joint coordinates), compiled from their builders into flat
+ * per-joint arrays ("dofs", numbered across all articulations). Immutable; link frames per
+ * {@link ArticulatedTree}: origin at the joint's anchor, world axes at the build pose.
+ */
+final class Articulations {
+    final int count;
+    final String[] name;
+    /** first dof of each articulation (count + 1) */
+    final int[] dofStart;
+    final int dofs;
+    /** articulation of each dof */
+    final int[] articulationOf;
+    /** child body of each dof, or -1 (massless link) */
+    final int[] body;
+    /** parent dof inside its articulation (local index), -1 for the base */
+    final int[] parent;
+    final int[] type;
+    final double[] axis;
+    final double[] offset;
+    final double[] mass;
+    final double[] com;
+    final double[] inertia;
+    /** body orientation at the build pose (4 per dof), composed after the link's rotation */
+    final double[] bodyQuat0;
+    final double[] lo;
+    final double[] hi;
+    final double[] damping;
+    final double[] armature;
+    final double[] friction;
+    final double[] effort;
+    final double[] kp;
+    final double[] kd;
+    final double[] q0;
+    final double[] qd0;
+    /** dof of each body (the joint whose child it is), or -1 */
+    final int[] dofOfBody;
+
+    Articulations(List<ArticulationBuilder> list, int bodies, double[] pos0, double[] quat0, double[] bodyMass,
+                  double[] bodyInertia) {
+        count = list.size();
+        name = new String[count];
+        dofStart = new int[count + 1];
+        for (int a = 0; a < count; a++) {
+            name[a] = list.get(a).name;
+            dofStart[a + 1] = dofStart[a] + list.get(a).joints.size();
+        }
+        dofs = dofStart[count];
+        articulationOf = new int[dofs];
+        body = new int[dofs];
+        parent = new int[dofs];
+        type = new int[dofs];
+        axis = new double[3 * dofs];
+        offset = new double[3 * dofs];
+        mass = new double[dofs];
+        com = new double[3 * dofs];
+        inertia = new double[9 * dofs];
+        bodyQuat0 = new double[4 * dofs];
+        lo = new double[dofs];
+        hi = new double[dofs];
+        damping = new double[dofs];
+        armature = new double[dofs];
+        friction = new double[dofs];
+        effort = new double[dofs];
+        kp = new double[dofs];
+        kd = new double[dofs];
+        q0 = new double[dofs];
+        qd0 = new double[dofs];
+        dofOfBody = new int[bodies];
+        java.util.Arrays.fill(dofOfBody, -1);
+        double[] r = new double[9];
+        for (int a = 0; a < count; a++) {
+            List<ArticulationBuilder.Joint> joints = list.get(a).joints;
+            for (int k = 0; k < joints.size(); k++) {
+                ArticulationBuilder.Joint j = joints.get(k);
+                int d = dofStart[a] + k;
+                articulationOf[d] = a;
+                body[d] = j.body;
+                parent[d] = j.parent;
+                type[d] = j.type == JointType.PRISMATIC ? ArticulatedTree.PRISMATIC : ArticulatedTree.REVOLUTE;
+                System.arraycopy(j.axis, 0, axis, 3 * d, 3);
+                for (int e = 0; e < 3; e++) {
+                    double base = j.parent < 0 ? 0 : joints.get(j.parent).anchor[e];
+                    offset[3 * d + e] = j.anchor[e] - base;
+                }
+                bodyQuat0[4 * d] = 1;
+                if (j.body >= 0) {
+                    int b = j.body;
+                    if (dofOfBody[b] >= 0) {
+                        throw new IllegalArgumentException("body " + b + " is a link of two articulations ('"
+                                + name[articulationOf[dofOfBody[b]]] + "' and '" + name[a] + "')");
+                    }
+                    dofOfBody[b] = d;
+                    mass[d] = bodyMass[b];
+                    for (int e = 0; e < 3; e++) {
+                        com[3 * d + e] = pos0[3 * b + e] - j.anchor[e];
+                    }
+                    RigidOps.worldInertia(quat0, 4 * b, bodyInertia[3 * b], bodyInertia[3 * b + 1], bodyInertia[3 * b + 2], r, 0);
+                    System.arraycopy(r, 0, inertia, 9 * d, 9);
+                    System.arraycopy(quat0, 4 * b, bodyQuat0, 4 * d, 4);
+                }
+                lo[d] = j.lo;
+                hi[d] = j.hi;
+                damping[d] = j.damping;
+                armature[d] = j.armature;
+                friction[d] = j.friction;
+                effort[d] = j.effort;
+                kp[d] = j.kp;
+                kd[d] = j.kd;
+                q0[d] = j.q0;
+                qd0[d] = j.qd0;
+            }
+            // a limit or friction row acts between the link and its parent's body: a massless parent
+            // (other than the base) has none
+            for (int k = 0; k < joints.size(); k++) {
+                ArticulationBuilder.Joint j = joints.get(k);
+                boolean rows = j.lo > Double.NEGATIVE_INFINITY || j.hi < Double.POSITIVE_INFINITY || j.friction > 0;
+                boolean parentOk = j.parent < 0 || joints.get(j.parent).body >= 0
+                        || j.type == JointType.REVOLUTE && translatesOnly(joints, j.parent);
+                if (rows && (j.body < 0 || !parentOk)) {
+                    throw new IllegalArgumentException("articulation '" + name[a] + "' joint " + k + ": limits and friction"
+                            + " need a link body on the joint and on its parent (a revolute joint may also sit on"
+                            + " massless slides)");
+                }
+            }
+        }
+    }
+
+    /** Whether the massless link p and all its massless ancestors only slide (so it never turns). */
+    private static boolean translatesOnly(List<ArticulationBuilder.Joint> joints, int p) {
+        for (int k = p; k >= 0 && joints.get(k).body < 0; k = joints.get(k).parent) {
+            if (joints.get(k).type != JointType.PRISMATIC) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The body whose velocity a row on dof d's parent side uses: the nearest ancestor link with a body, or -1 (world). */
+    int parentBody(int d) {
+        int a = articulationOf[d];
+        int p = parent[d];
+        while (p >= 0 && body[dofStart[a] + p] < 0) {
+            p = parent[dofStart[a] + p];
+        }
+        return p < 0 ? -1 : body[dofStart[a] + p];
+    }
+
+    /** A fresh tree of articulation a (its own scratch). */
+    ArticulatedTree tree(int a) {
+        int s = dofStart[a];
+        int n = dofStart[a + 1] - s;
+        return new ArticulatedTree(java.util.Arrays.copyOfRange(parent, s, s + n), java.util.Arrays.copyOfRange(type, s, s + n),
+                java.util.Arrays.copyOfRange(axis, 3 * s, 3 * (s + n)), java.util.Arrays.copyOfRange(offset, 3 * s, 3 * (s + n)),
+                java.util.Arrays.copyOfRange(mass, s, s + n), java.util.Arrays.copyOfRange(com, 3 * s, 3 * (s + n)),
+                java.util.Arrays.copyOfRange(inertia, 9 * s, 9 * (s + n)));
+    }
+
+    /**
+     * Poses the links of articulation a from the tree's last {@link ArticulatedTree#kinematics}:
+     * each link body at its centre of mass, turned by its link's rotation.
+     */
+    void writeLinkPoses(int a, ArticulatedTree t, double[] pos, double[] quat) {
+        double[] c = t.linkCentres();
+        double[] lq = t.linkQuaternions();
+        for (int k = 0; k < t.n; k++) {
+            int d = dofStart[a] + k;
+            int b = body[d];
+            if (b < 0) {
+                continue;
+            }
+            System.arraycopy(c, 3 * k, pos, 3 * b, 3);
+            RigidOps.multiply(lq, 4 * k, bodyQuat0, 4 * d, quat, 4 * b);
+        }
+    }
+
+    /** The links' velocities Lambda qd into linVel / angVel (3 per body). */
+    void writeLinkVelocities(int a, ArticulatedTree t, double[] qd, double[] linVel, double[] angVel, double[] scratch6) {
+        int s = dofStart[a];
+        for (int k = 0; k < t.n; k++) {
+            int b = body[s + k];
+            if (b < 0) {
+                continue;
+            }
+            t.linkVelocity(k, qd, s, scratch6, 0);
+            System.arraycopy(scratch6, 0, linVel, 3 * b, 3);
+            System.arraycopy(scratch6, 3, angVel, 3 * b, 3);
+        }
+    }
+}

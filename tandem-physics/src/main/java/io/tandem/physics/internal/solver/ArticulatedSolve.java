@@ -1,0 +1,175 @@
+package io.tandem.physics.internal.solver;
+
+/*
+ * Implementation notes.
+ *
+ * The linear algebra of articulated subsystems (ConstraintProblem's articulations;
+ * shared/specs/physics-wave2.md 1.5), shared by SubADMM's v-step (RigidSubsystems delegates) and
+ * the projected baselines (Delassus):
+ *
+ *   - A_r is factored once per step (Cholesky; A_r = M(q) + M_a + h/2 (Kd + D) + h^2/4 Kp is SPD);
+ *   - a link's 6 x 6 inverse mass as a row sees it, Lambda_l A_r^-1 Lambda_l^T, so that every
+ *     per-body formula of the rigid code (the effective mass tr(J A^-1 J^T) of a pair) holds for a
+ *     link unchanged; and the coupling blocks Lambda_l A_r^-1 Lambda_k^T between two links, which a
+ *     rigid subsystem does not have (an impulse on the hand moves the elbow);
+ *   - SubADMM's H_r = A_r + sum_l Lambda_l^T P_l Lambda_l, with P_l = sum beta J^T J over link l's
+ *     split pairs (the 6 x 6 block the rigid code assembles for a body, with A_b = 0 for links),
+ *     factored per step and after a penalty change; its solve maps the links' summed pair forces
+ *     f_l to the joints, b_r + sum_l Lambda_l^T f_l, and writes v_l = Lambda_l qd.
+ *
+ * Storage is per articulation (at the problem's offsets), so different articulations can be
+ * factored and solved concurrently. Allocates only while the problem grows.
+ */
+
+/** Factorizations and solves of a problem's articulated subsystems. Not thread-safe across one articulation. */
+final class ArticulatedSolve {
+    private ConstraintProblem pr;
+    /** Cholesky factor of A_r and of H_r per articulation (at articulationMatrixStart) */
+    double[] aFactor = new double[0];
+    private double[] hFactor = new double[0];
+    /** per articulation: n x 6 scratch at [6 articulationStart] (A^-1 Lambda^T), and an n-vector at articulationStart */
+    private double[] cols = new double[0];
+    private double[] rhs = new double[0];
+    private double[] small = new double[0];
+
+    /** Sizes the storage for the problem's articulations. */
+    void prepare(ConstraintProblem problem) {
+        pr = problem;
+        int na = pr.articulations;
+        if (na == 0) {
+            return;
+        }
+        int m = pr.articulationMatrixStart[na - 1] + pr.articulationDim[na - 1] * pr.articulationDim[na - 1];
+        int v = pr.articulationStart[na - 1] + pr.articulationDim[na - 1];
+        aFactor = ConstraintProblem.grow(aFactor, m);
+        hFactor = ConstraintProblem.grow(hFactor, m);
+        cols = ConstraintProblem.grow(cols, 6 * v);
+        rhs = ConstraintProblem.grow(rhs, v);
+        small = ConstraintProblem.grow(small, 36 * na);
+    }
+
+    /**
+     * Factors A_r of subsystem s's articulation and writes each link's inverse mass
+     * Lambda_l A_r^-1 Lambda_l^T into {@code bodyInverse} at [36 body].
+     *
+     * @throws IllegalStateException if A_r is not positive definite
+     */
+    void factorMass(int s, double[] bodyInverse) {
+        int a = pr.articulationOf[s];
+        int n = pr.articulationDim[a];
+        int m0 = pr.articulationMatrixStart[a];
+        System.arraycopy(pr.articulationA, m0, aFactor, m0, n * n);
+        if (!DenseOps.cholesky(aFactor, m0, n)) {
+            throw new IllegalStateException("articulation " + a + " (subsystem " + s + "): its joint-space mass matrix"
+                    + " is not positive definite (a massless link at the end of a chain, or zero mass?)");
+        }
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            coupling(a, b, b, bodyInverse, 36 * b);
+        }
+    }
+
+    /**
+     * out[o..o+36) = Lambda_b A_r^-1 Lambda_c^T for links b and c of articulation a (A_r factored
+     * by {@link #factorMass}); row d, column e: the velocity d of b for a unit impulse e on c.
+     */
+    void coupling(int a, int b, int c, double[] out, int o) {
+        int n = pr.articulationDim[a];
+        int m0 = pr.articulationMatrixStart[a];
+        int x0 = 6 * pr.articulationStart[a];
+        int lc = pr.lambdaStart[a] + 6 * n * pr.linkOf[c];
+        int lb = pr.lambdaStart[a] + 6 * n * pr.linkOf[b];
+        // columns A^-1 Lambda_c^T (n x 6, column e at [x0 + n e])
+        for (int e = 0; e < 6; e++) {
+            System.arraycopy(pr.lambda, lc + n * e, cols, x0 + n * e, n);
+            DenseOps.choleskySolve(aFactor, m0, n, cols, x0 + n * e);
+        }
+        for (int d = 0; d < 6; d++) {
+            for (int e = 0; e < 6; e++) {
+                double s = 0;
+                for (int j = 0; j < n; j++) {
+                    s += pr.lambda[lb + n * d + j] * cols[x0 + n * e + j];
+                }
+                out[o + 6 * d + e] = s;
+            }
+        }
+    }
+
+    /**
+     * H_r = A_r + sum_l Lambda_l^T P_l Lambda_l from the links' penalty blocks P_l (upper triangle
+     * at [36 body] of {@code penalty}), factored.
+     *
+     * @throws IllegalStateException if H_r is not positive definite
+     */
+    void factorPenalized(int s, double[] penalty) {
+        int a = pr.articulationOf[s];
+        int n = pr.articulationDim[a];
+        int m0 = pr.articulationMatrixStart[a];
+        System.arraycopy(pr.articulationA, m0, hFactor, m0, n * n);
+        double[] p = small;
+        int p0 = 36 * a;
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            int b36 = 36 * b;
+            // the full symmetric P_l from its upper triangle
+            boolean any = false;
+            for (int d = 0; d < 6; d++) {
+                for (int e = d; e < 6; e++) {
+                    double v = penalty[b36 + 6 * d + e];
+                    p[p0 + 6 * d + e] = v;
+                    p[p0 + 6 * e + d] = v;
+                    any |= v != 0;
+                }
+            }
+            if (!any) {
+                continue;
+            }
+            int l0 = pr.lambdaStart[a] + 6 * n * pr.linkOf[b];
+            double[] lam = pr.lambda;
+            for (int i = 0; i < n; i++) {
+                for (int j = i; j < n; j++) {
+                    double sum = 0;
+                    for (int d = 0; d < 6; d++) {
+                        double li = lam[l0 + n * d + i];
+                        if (li == 0) {
+                            continue;
+                        }
+                        double t = 0;
+                        for (int e = 0; e < 6; e++) {
+                            t += p[p0 + 6 * d + e] * lam[l0 + n * e + j];
+                        }
+                        sum += li * t;
+                    }
+                    hFactor[m0 + n * i + j] += sum;
+                    if (j != i) {
+                        hFactor[m0 + n * j + i] += sum;
+                    }
+                }
+            }
+        }
+        if (!DenseOps.cholesky(hFactor, m0, n)) {
+            throw new IllegalStateException("articulation " + a + " (subsystem " + s + "): A + beta J^T J is not positive definite");
+        }
+    }
+
+    /**
+     * The v-step of subsystem s: qd = H_r^-1 (b_r + sum_l Lambda_l^T f_l), with f_l the 6-vector
+     * at [fo(l)] of {@code bodyForce} (at the links' coordinates, stacked like v), into
+     * {@link ConstraintProblem#articulationV} and the links' v.
+     *
+     * @param penalized true: H_r (SubADMM); false: A_r (the free velocity, the prediction)
+     */
+    void solve(int s, double[] bodyForce, boolean penalized, double[] out) {
+        int a = pr.articulationOf[s];
+        int n = pr.articulationDim[a];
+        int v0 = pr.articulationStart[a];
+        System.arraycopy(pr.articulationB, v0, rhs, v0, n);
+        for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+            int b = pr.subsystemBodies[q];
+            pr.addLinkForce(b, bodyForce, pr.coord(b), rhs, v0);
+        }
+        DenseOps.choleskySolve(penalized ? hFactor : aFactor, pr.articulationMatrixStart[a], n, rhs, v0);
+        System.arraycopy(rhs, v0, pr.articulationV, v0, n);
+        pr.writeLinkVelocities(s, pr.articulationV, out);
+    }
+}
