@@ -194,4 +194,100 @@ final class Articulations {
             System.arraycopy(scratch6, 3, angVel, 3 * b, 3);
         }
     }
+
+    /**
+     * Dof d's coordinate as its link bodies' poses show it (see PhysicsModel#dofPositionOfPoses);
+     * NaN where a massless link that turns lies between the joint's link and its parent's body.
+     * Allocates nothing.
+     */
+    double positionOfPoses(double[] pos, double[] quat, int d) {
+        int a = articulationOf[d];
+        int c = body[d];
+        if (c < 0) {
+            return Double.NaN;
+        }
+        // the parent's body and whether only slides lie between (so its link turns as that body)
+        int k = parent[d];
+        boolean slides = true;
+        while (k >= 0 && body[dofStart[a] + k] < 0) {
+            slides &= type[dofStart[a] + k] == ArticulatedTree.PRISMATIC;
+            k = parent[dofStart[a] + k];
+        }
+        int pd = k < 0 ? -1 : dofStart[a] + k;
+        int p = pd < 0 ? -1 : body[pd];
+        boolean masslessParent = parent[d] >= 0 && body[dofStart[a] + parent[d]] < 0;
+        if (!slides || type[d] == ArticulatedTree.PRISMATIC && masslessParent) {
+            return Double.NaN;
+        }
+        // link rotations: body (x) conj(body at the build pose); the world's is the identity
+        double pw = 1;
+        double px = 0;
+        double py = 0;
+        double pz = 0;
+        if (p >= 0) {
+            double bw = quat[4 * p];
+            double bx = quat[4 * p + 1];
+            double by = quat[4 * p + 2];
+            double bz = quat[4 * p + 3];
+            double cw = bodyQuat0[4 * pd];
+            double cx = -bodyQuat0[4 * pd + 1];
+            double cy = -bodyQuat0[4 * pd + 2];
+            double cz = -bodyQuat0[4 * pd + 3];
+            pw = bw * cw - bx * cx - by * cy - bz * cz;
+            px = bw * cx + bx * cw + by * cz - bz * cy;
+            py = bw * cy - bx * cz + by * cw + bz * cx;
+            pz = bw * cz + bx * cy - by * cx + bz * cw;
+        }
+        double bw = quat[4 * c];
+        double bx = quat[4 * c + 1];
+        double by = quat[4 * c + 2];
+        double bz = quat[4 * c + 3];
+        double cw0 = bodyQuat0[4 * d];
+        double cx0 = -bodyQuat0[4 * d + 1];
+        double cy0 = -bodyQuat0[4 * d + 2];
+        double cz0 = -bodyQuat0[4 * d + 3];
+        double lw = bw * cw0 - bx * cx0 - by * cy0 - bz * cz0;
+        double lx = bw * cx0 + bx * cw0 + by * cz0 - bz * cy0;
+        double ly = bw * cy0 - bx * cz0 + by * cw0 + bz * cx0;
+        double lz = bw * cz0 + bx * cy0 - by * cx0 + bz * cw0;
+        if (type[d] == ArticulatedTree.REVOLUTE) {
+            // Rot(a, q) = conj(link_p) (x) link_c
+            double w = pw * lw + px * lx + py * ly + pz * lz;
+            double x = pw * lx - px * lw - py * lz + pz * ly;
+            double y = pw * ly + px * lz - py * lw - pz * lx;
+            double z = pw * lz - px * ly + py * lx - pz * lw;
+            double angle = 2 * Math.atan2(x * axis[3 * d] + y * axis[3 * d + 1] + z * axis[3 * d + 2], w);
+            if (angle > Math.PI) {
+                angle -= 2 * Math.PI;
+            } else if (angle <= -Math.PI) {
+                angle += 2 * Math.PI;
+            }
+            return angle;
+        }
+        // prismatic: a_w . (anchor_c - anchor_p - R_p offset), each anchor its body's centre less
+        // its link-frame COM turned by the link rotation; a_w = R_p a
+        double sum = 0;
+        for (int e = 0; e < 3; e++) {
+            double anchorC = pos[3 * c + e] - rotated(lw, lx, ly, lz, com, 3 * d, e);
+            double anchorP = p >= 0 ? pos[3 * p + e] - rotated(pw, px, py, pz, com, 3 * pd, e) : 0;
+            sum += rotated(pw, px, py, pz, axis, 3 * d, e) * (anchorC - anchorP - rotated(pw, px, py, pz, offset, 3 * d, e));
+        }
+        return sum;
+    }
+
+    /** Component e of the unit quaternion (w, x, y, z) applied to v[o..o+3). */
+    private static double rotated(double w, double x, double y, double z, double[] v, int o, int e) {
+        double vx = v[o];
+        double vy = v[o + 1];
+        double vz = v[o + 2];
+        // v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z)
+        double tx = 2 * (y * vz - z * vy);
+        double ty = 2 * (z * vx - x * vz);
+        double tz = 2 * (x * vy - y * vx);
+        return switch (e) {
+            case 0 -> vx + w * tx + (y * tz - z * ty);
+            case 1 -> vy + w * ty + (z * tx - x * tz);
+            default -> vz + w * tz + (x * ty - y * tx);
+        };
+    }
 }

@@ -12,7 +12,7 @@ import io.tandem.physics.internal.parallel.ParallelLoop;
 /*
  * Implementation notes.
  *
- * Bodies joined by a joint never collide with each other (as in Gazebo and Bullet: a joint's
+ * Bodies joined by a joint (or an articulation's joint) never collide with each other (as in Gazebo and Bullet: a joint's
  * bodies overlap at the joint by construction). Contacts in the form of shared/specs/physics.md
  * 1.3 (b): one CONTACT block per manifold point
  * (normal, two tangents), y_n = n . (v_B(P) - v_A(P)) + e_n >= 0, Signorini-Coulomb with the
@@ -115,11 +115,19 @@ final class ContactAssembly {
         this.loop = loop;
         this.compactOnly = compactOnly;
         this.broad = new BroadPhase(loop);
-        long[] keys = new long[m.joints];
+        Articulations art = m.articulations;
+        long[] keys = new long[m.joints + art.dofs];
         int nk = 0;
         for (int j = 0; j < m.joints; j++) {
             if (m.jointA[j] >= 0 && m.jointB[j] >= 0) {
                 keys[nk++] = pairKey(m.jointA[j], m.jointB[j]);
+            }
+        }
+        // an articulation's joints too: a link and its parent's body
+        for (int d = 0; d < art.dofs; d++) {
+            int parent = art.parentBody(d);
+            if (art.body[d] >= 0 && parent >= 0) {
+                keys[nk++] = pairKey(art.body[d], parent);
             }
         }
         joined = java.util.Arrays.copyOf(keys, nk);

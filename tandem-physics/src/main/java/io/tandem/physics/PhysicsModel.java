@@ -315,6 +315,18 @@ public final class PhysicsModel {
         return articulations.body[dof];
     }
 
+    /**
+     * A dof's coordinate computed from its link bodies' poses alone, as {@link #jointPosition} does
+     * for a joint of maximal coordinates: the angle (rad, wrapped into (-pi, pi]) or displacement
+     * (m) from the build pose. What a process that holds only body poses (a distributed primary)
+     * computes; equal to {@link PhysicsState#dofPosition} up to rounding and the wrap. Allocates nothing.
+     *
+     * @return rad or m; NaN where a massless link that turns lies between the joint and its parent's body
+     */
+    public double dofPositionOfPoses(PhysicsState s, int dof) {
+        return articulations.positionOfPoses(s.pos, s.quat, dof);
+    }
+
     /** @return the dof whose link body is {@code body}, or -1 if the body is no articulation's link */
     public int dofOfBody(int body) {
         return articulations.dofOfBody[body];

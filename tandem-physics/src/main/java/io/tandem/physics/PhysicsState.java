@@ -266,6 +266,51 @@ public final class PhysicsState {
         placeLinks(articulations.articulationOf[dof]);
     }
 
+    /** values per dof in {@link #exportDof} / {@link #importDof} */
+    public static final int DOF_VALUES = 10;
+
+    /**
+     * Dof d's whole state into out[o, o + {@link #DOF_VALUES}): position, velocity, target
+     * position and velocity, kp, kd, feed-forward torque, and the warm starts of its lower limit,
+     * upper limit and friction rows: what the dof carries to another state (a handover).
+     */
+    public void exportDof(int dof, double[] out, int o) {
+        out[o] = dofPos[dof];
+        out[o + 1] = dofVel[dof];
+        out[o + 2] = dofTargetPos[dof];
+        out[o + 3] = dofTargetVel[dof];
+        out[o + 4] = dofKp[dof];
+        out[o + 5] = dofKd[dof];
+        out[o + 6] = dofTorque[dof];
+        System.arraycopy(dofImpulse, 3 * dof, out, o + 7, 3);
+    }
+
+    /**
+     * Takes dof d's state from {@link #exportDof}'s layout; poses its articulation's links from its
+     * joints. Allocates on the first call (the forward kinematics' scratch).
+     *
+     * @throws IllegalArgumentException if a value is not finite or a gain negative (nothing is changed)
+     */
+    public void importDof(int dof, double[] in, int o) {
+        for (int k = 0; k < DOF_VALUES; k++) {
+            if (!Double.isFinite(in[o + k])) {
+                throw new IllegalArgumentException("dof " + dof + ": state value " + k + " is not finite: " + in[o + k]);
+            }
+        }
+        if (in[o + 4] < 0 || in[o + 5] < 0) {
+            throw new IllegalArgumentException("dof " + dof + ": gains must be >= 0, got " + in[o + 4] + ", " + in[o + 5]);
+        }
+        dofPos[dof] = in[o];
+        dofVel[dof] = in[o + 1];
+        dofTargetPos[dof] = in[o + 2];
+        dofTargetVel[dof] = in[o + 3];
+        dofKp[dof] = in[o + 4];
+        dofKd[dof] = in[o + 5];
+        dofTorque[dof] = in[o + 6];
+        System.arraycopy(in, o + 7, dofImpulse, 3 * dof, 3);
+        placeLinks(articulations.articulationOf[dof]);
+    }
+
     /** Poses articulation a's link bodies and sets their velocities from its joints. */
     private void placeLinks(int a) {
         if (trees == null) {

@@ -21,11 +21,17 @@ import java.util.List;
  * @param jointImpulses the joints' warm-start impulses
  * @param motors        two values per joint of the model
  * @param contacts      the contact warm starts of its bodies (copied)
+ * @param dofs          for a robot in joint coordinates, {@value #DOF_VALUES} values per joint of
+ *                      its articulation in the articulation's order (PhysicsState#exportDof:
+ *                      position, velocity, PD target and gains, torque, limit and friction warm
+ *                      starts); empty otherwise
  */
 public record ModelState(String model, double[] links, double[] jointImpulses, double[] motors,
-                         List<ContactWarmStart> contacts) {
+                         List<ContactWarmStart> contacts, double[] dofs) {
     /** values per link: position (3), orientation (4), linear velocity (3), angular velocity (3) */
     public static final int LINK_VALUES = 13;
+    /** values per joint of a robot in joint coordinates (PhysicsState#DOF_VALUES) */
+    public static final int DOF_VALUES = io.tandem.physics.PhysicsState.DOF_VALUES;
 
     /** Validates the array sizes. */
     public ModelState {
@@ -35,6 +41,15 @@ public record ModelState(String model, double[] links, double[] jointImpulses, d
         if (motors.length % 2 != 0) {
             throw new IllegalArgumentException("model state needs 2 motor values per joint, got " + motors.length);
         }
+        if (dofs.length % DOF_VALUES != 0) {
+            throw new IllegalArgumentException("model state needs " + DOF_VALUES + " values per joint-coordinate joint, got "
+                    + dofs.length);
+        }
         contacts = List.copyOf(contacts);
+    }
+
+    /** A model state without joint coordinates (no articulation). */
+    public ModelState(String model, double[] links, double[] jointImpulses, double[] motors, List<ContactWarmStart> contacts) {
+        this(model, links, jointImpulses, motors, contacts, new double[0]);
     }
 }

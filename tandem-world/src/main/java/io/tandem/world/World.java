@@ -51,10 +51,23 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param joints   joints, file order
      * @param line     line of the model element in the source
      */
-    public record Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line) {
+    public record Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line,
+                        boolean maximalCoordinates) {
+        /**
+         * Tandem's extension element of a model (SDF: in the model; URDF: in a robot-level
+         * gazebo element): {@code joint} (the default) steps a robot pinned to the world in
+         * joint coordinates, {@code maximal} as free bodies joined by joint rows
+         */
+        public static final String COORDINATES_ELEMENT = "tandem:coordinates";
+
         public Model {
             links = List.copyOf(links);
             joints = List.copyOf(joints);
+        }
+
+        /** A model in the default coordinates (joint coordinates where the engine can). */
+        public Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line) {
+            this(name, isStatic, pose, links, joints, line, false);
         }
     }
 

@@ -88,6 +88,8 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private LevelManager.Changes initialChanges;
     /** the robot-side API's tables, built on first use (JointTable, VisualScene) */
     private JointTable jointTable;
+    /** per joint handle: its dof in the compiled model (a robot in joint coordinates), or -1 */
+    private int[] dofOfHandle = new int[0];
     private VisualScene visualScene;
 
     /**
@@ -343,6 +345,10 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             return Double.NaN;
         }
         int handle = joints().handle(model + "::" + m.joints().get(joint).name());
+        if (dofOfHandle[handle] >= 0) {
+            // from the link poses, as the distributed primary computes it (DistributedScene)
+            return compiled.model().dofPositionOfPoses(state, dofOfHandle[handle]);
+        }
         int j = compiled.model().jointIndex(handle);
         if (j < 0) {
             return Double.NaN;
@@ -439,6 +445,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             s.time = state.time;
             s.step = state.step;
         }
+        carryDofs(next, s, changes);
         importJointsAndContacts(next, s);
         if (engine != null) {
             engine.close();
@@ -448,6 +455,14 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         bodyOf = nextBodyOf;
         state = s;
         engine = new PhysicsEngine(pm);
+        JointTable table = joints();
+        dofOfHandle = new int[table.names.length];
+        for (int h = 0; h < dofOfHandle.length; h++) {
+            String name = table.names[h];
+            String model = table.model[h];
+            Integer d = next.dofs().get(PhysicsCompiler.Compiled.key(model, name.substring(model.length() + 2)));
+            dofOfHandle[h] = d == null ? -1 : d;
+        }
         // the pose readers' tables: each model's first link in the new model
         for (int mi = 0; mi < firstBody.length; mi++) {
             World.Model m = world.models().get(mi);
@@ -459,6 +474,26 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 PhysicsCompiler.BodyRef ref = compiled.bodies().get(b);
                 firstBody[mi] = ref.body();
                 bodyInLinkInverse[mi] = ref.bodyInLink().inverse();
+            }
+        }
+    }
+
+    /**
+     * The joint-coordinate state of robots that stay loaded (from the old state) or arrive in a
+     * handover (from their ModelState), into the new state; their links are posed from it.
+     */
+    private void carryDofs(PhysicsCompiler.Compiled next, PhysicsState s, LevelManager.Changes changes) {
+        double[] tmp = new double[ModelState.DOF_VALUES];
+        Map<String, Integer> nth = new HashMap<>();
+        for (Map.Entry<String, Integer> e : next.dofs().entrySet()) {
+            String model = e.getKey().substring(0, e.getKey().indexOf('\u0000'));
+            int k = nth.merge(model, 1, Integer::sum) - 1;
+            Integer old = compiled == null ? null : compiled.dofs().get(e.getKey());
+            if (old != null && !changes.createdModels().contains(model)) {
+                state.exportDof(old, tmp, 0);
+                s.importDof(e.getValue(), tmp, 0);
+            } else if (imports.containsKey(model) && ModelState.DOF_VALUES * (k + 1) <= imports.get(model).dofs().length) {
+                s.importDof(e.getValue(), imports.get(model).dofs(), ModelState.DOF_VALUES * k);
             }
         }
     }
@@ -630,7 +665,19 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
         }
         List<io.tandem.physics.ContactWarmStart> cw = state.contactWarmStarts(ids::contains);
-        return new ModelState(model, links, joints, motors, cw);
+        // a robot in joint coordinates: its joints in the articulation's order (the map's order)
+        int count = 0;
+        for (World.Joint j : m.joints()) {
+            count += compiled.dofs().containsKey(PhysicsCompiler.Compiled.key(model, j.name())) ? 1 : 0;
+        }
+        double[] dofs = new double[ModelState.DOF_VALUES * count];
+        int k = 0;
+        for (Map.Entry<String, Integer> e : compiled.dofs().entrySet()) {
+            if (e.getKey().startsWith(model + "\u0000")) {
+                state.exportDof(e.getValue(), dofs, ModelState.DOF_VALUES * k++);
+            }
+        }
+        return new ModelState(model, links, joints, motors, cw, dofs);
     }
 
     // ---------------------------------------------------------------- robot side: joints, visuals, cameras
@@ -717,6 +764,11 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * @throws IllegalStateException if the joint's model is not loaded
      */
     public double jointPosition(int handle) {
+        int d = dof(handle);
+        if (d >= 0) {
+            // from the link poses, as records have it (a distributed primary holds only poses)
+            return compiled.model().dofPositionOfPoses(state, d);
+        }
         return compiled.model().jointPosition(state, axisJoint(handle));
     }
 
@@ -733,7 +785,58 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      * @return rad/s or m/s
      */
     public double jointVelocity(int handle) {
+        int d = dof(handle);
+        if (d >= 0) {
+            return state.dofVelocity(d);
+        }
         return compiled.model().jointVelocity(state, axisJoint(handle));
+    }
+
+    /** The dof of a joint in joint coordinates, or -1 (a joint of maximal coordinates, or not loaded). */
+    private int dof(int handle) {
+        joints().check(handle);
+        return handle < dofOfHandle.length ? dofOfHandle[handle] : -1;
+    }
+
+    /** The dof of a joint in joint coordinates; throws naming the joint otherwise. */
+    private int requireDof(int handle, String what) {
+        int d = dof(handle);
+        if (d < 0) {
+            JointTable t = joints();
+            World.Model m = models.get(t.model[handle]);
+            throw new IllegalArgumentException("joint '" + t.names[handle] + "' takes no " + what + ": " + (m == null
+                    || !levels.isLoaded(m.name()) ? "its model is not loaded" : "its model is not a robot in joint coordinates"
+                    + " (one pinned to the world by a fixed joint, its other joints revolute, continuous or prismatic)"));
+        }
+        return d;
+    }
+
+    /**
+     * Sets a joint's PD target (a robot in joint coordinates: the implicit joint-space PD of its
+     * gains, {@link #setJointGains}). Allocates nothing.
+     *
+     * @param handle   from {@link #jointHandle}
+     * @param position rad or m
+     * @param velocity rad/s or m/s
+     * @throws IllegalArgumentException for a joint of maximal coordinates or a value that is not finite
+     */
+    public void setJointTarget(int handle, double position, double velocity) {
+        state.setDofTarget(requireDof(handle, "position target"), position, velocity);
+    }
+
+    /** Sets a joint's PD gains (N m/rad and N m s/rad, or N/m and N s/m; 0, 0: no controller). Allocates nothing. */
+    public void setJointGains(int handle, double kp, double kd) {
+        state.setDofGains(requireDof(handle, "gains"), kp, kd);
+    }
+
+    /** Sets a joint's feed-forward torque (force), N m or N, clamped to its effort limit. Allocates nothing. */
+    public void setJointTorque(int handle, double torque) {
+        state.setDofTorque(requireDof(handle, "torque"), torque);
+    }
+
+    /** @return the torque (force) a joint's actuator applied in the last step (PD plus feed-forward), N m or N */
+    public double jointEffort(int handle) {
+        return state.dofEffort(requireDof(handle, "effort"));
     }
 
     /** The compiled index of a revolute or prismatic joint; throws naming the joint otherwise. */

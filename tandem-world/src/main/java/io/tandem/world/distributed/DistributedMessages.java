@@ -39,7 +39,7 @@ import java.util.List;
 
 /** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
 final class DistributedMessages {
-    static final int VERSION = 5;
+    static final int VERSION = 6;
     /** a contact warm start on the wire: two (body id, shape) pairs, the feature, three impulses */
     private static final int CONTACT_BYTES = 2 * (8 + 4) + 4 + 3 * 8;
     private static final byte KIND_HELLO = 1;
@@ -165,6 +165,7 @@ final class DistributedMessages {
             w.putInt(s.links().length).putDoubles(s.links());
             w.putInt(s.jointImpulses().length).putDoubles(s.jointImpulses());
             w.putInt(s.motors().length).putDoubles(s.motors());
+            w.putInt(s.dofs().length).putDoubles(s.dofs());
             w.putInt(s.contacts().size());
             for (ContactWarmStart c : s.contacts()) {
                 w.putLong(c.bodyA()).putInt(c.shapeA()).putLong(c.bodyB()).putInt(c.shapeB()).putInt(c.feature())
@@ -277,6 +278,11 @@ final class DistributedMessages {
             double[] links = doubles(b);
             double[] joints = doubles(b);
             double[] motors = doubles(b);
+            double[] dofs = doubles(b);
+            if (dofs.length % ModelState.DOF_VALUES != 0) {
+                throw new IllegalArgumentException("model '" + model + "': " + dofs.length + " joint-coordinate values, not a"
+                        + " multiple of " + ModelState.DOF_VALUES);
+            }
             if (links.length % ModelState.LINK_VALUES != 0) {
                 throw new IllegalArgumentException("model '" + model + "': " + links.length + " link values, not a multiple of 13");
             }
@@ -289,7 +295,7 @@ final class DistributedMessages {
                 contacts.add(new ContactWarmStart(b.getLong(), b.getInt(), b.getLong(), b.getInt(), b.getInt(), b.getDouble(),
                         b.getDouble(), b.getDouble()));
             }
-            out.add(new ModelState(model, links, joints, motors, contacts));
+            out.add(new ModelState(model, links, joints, motors, contacts, dofs));
         }
         return out;
     }

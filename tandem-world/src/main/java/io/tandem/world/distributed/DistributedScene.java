@@ -131,12 +131,10 @@ final class DistributedScene {
         if (bs == null || joint < 0 || joint >= model.joints().size()) {
             return Double.NaN;
         }
-        int j = compiled.model().jointIndex(jointTable.handle(model.name() + "::" + model.joints().get(joint).name()));
-        if (j < 0) {
-            return Double.NaN;
-        }
-        io.tandem.physics.JointType type = compiled.model().jointType(j);
-        if (type != io.tandem.physics.JointType.REVOLUTE && type != io.tandem.physics.JointType.PRISMATIC) {
+        Integer dof = compiled.dofs().get(io.tandem.world.internal.PhysicsCompiler.Compiled.key(model.name(),
+                model.joints().get(joint).name()));
+        int j = dof != null ? -1 : compiled.model().jointIndex(jointTable.handle(model.name() + "::" + model.joints().get(joint).name()));
+        if (j < 0 && dof == null) {
             return Double.NaN;
         }
         double[] v = links.get(model.name());
@@ -144,6 +142,14 @@ final class DistributedScene {
             int o = ModelState.LINK_VALUES * li;
             System.arraycopy(v, o, jointState.pos, 3 * bs[li], 3);
             System.arraycopy(v, o + 3, jointState.quat, 4 * bs[li], 4);
+        }
+        if (dof != null) {
+            // a robot in joint coordinates: the runner's own function of the link poses
+            return compiled.model().dofPositionOfPoses(jointState, dof);
+        }
+        io.tandem.physics.JointType type = compiled.model().jointType(j);
+        if (type != io.tandem.physics.JointType.REVOLUTE && type != io.tandem.physics.JointType.PRISMATIC) {
+            return Double.NaN;
         }
         return compiled.model().jointPosition(jointState, j);
     }

@@ -1,5 +1,6 @@
 package io.tandem.world.internal;
 
+import io.tandem.physics.JointType;
 import io.tandem.physics.PhysicsModel;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.Geometry;
@@ -29,6 +30,13 @@ import java.util.Map;
  * (limits, springs: relative to the initial configuration) are the file's zero configuration;
  * the runner then writes current states over them.
  *
+ * Robots: a model pinned to the world (one fixed joint from the world to its root link) whose
+ * other joints form a tree of revolute, continuous and prismatic joints without velocity motors
+ * becomes one articulation in joint coordinates (PhysicsModel.Builder#articulation;
+ * shared/specs/physics-wave2.md 1): its root link a static body, its joints in breadth-first
+ * order from the root, limits, damping and effort from the file; <tandem:coordinates>maximal keeps
+ * it as below. Floating robots, loops, ball joints and motors stay in maximal coordinates.
+ *
  * Joints: child = side A, parent = side B (or the world). Joint damping becomes a pure damper
  * (spring of stiffness 0). A model with joints is one SubADMM subsystem (its joints are then
  * solved exactly inside it). Friction of a body: its first collision's mu (the engine keeps one
@@ -42,8 +50,12 @@ public final class PhysicsCompiler {
     public record BodyRef(String model, String link, int body, Pose bodyInLink) {
     }
 
-    /** The compiled model and the map from links and joints to its indices. */
-    public record Compiled(PhysicsModel model, List<BodyRef> bodies, Map<String, Integer> joints) {
+    /**
+     * The compiled model and the maps from links and joints to its indices: {@code joints} to the
+     * engine's joints (maximal coordinates), {@code dofs} to its articulations' joints (model-wide
+     * dof indices, PhysicsModel#dof); a joint is in one of the two, or in neither (fixed, not loaded).
+     */
+    public record Compiled(PhysicsModel model, List<BodyRef> bodies, Map<String, Integer> joints, Map<String, Integer> dofs) {
         /** @return key of a link: model::link */
         public static String key(String model, String name) {
             return model + "\u0000" + name;
@@ -61,6 +73,7 @@ public final class PhysicsCompiler {
         List<BodyRef> bodies = new ArrayList<>();
         Map<String, Integer> bodyOfLink = new LinkedHashMap<>();
         Map<String, Integer> joints = new LinkedHashMap<>();
+        Map<String, Integer> dofs = new LinkedHashMap<>();
         int group = 0;
         // global ids: a link's and a joint's index in the whole world, loaded or not
         long linkId = 0;
@@ -73,7 +86,9 @@ public final class PhysicsCompiler {
                 jointId += m.joints().size();
                 continue;
             }
-            boolean grouped = !m.isStatic() && !m.joints().isEmpty();
+            List<World.Joint> tree = m.isStatic() || m.maximalCoordinates() ? null : pinnedTree(m);
+            String root = tree == null ? null : rootLink(m);
+            boolean grouped = tree == null && !m.isStatic() && !m.joints().isEmpty();
             for (World.Link l : m.links()) {
                 Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : principalFrame(l.inertial());
                 Pose bodyPose = l.pose().compose(bodyInLink);
@@ -82,7 +97,8 @@ public final class PhysicsCompiler {
                         .id(linkId++)
                         .position(bodyPose.x(), bodyPose.y(), bodyPose.z())
                         .orientation(bodyPose.qw(), bodyPose.qx(), bodyPose.qy(), bodyPose.qz());
-                if (m.isStatic()) {
+                if (m.isStatic() || l.name().equals(root)) {
+                    // (a robot's root link is welded to the world: its base)
                     body.makeStatic();
                 } else {
                     double[] d = principalMoments(l.inertial());
@@ -110,6 +126,10 @@ public final class PhysicsCompiler {
             }
             if (grouped) {
                 group++;
+            }
+            if (tree != null) {
+                jointId = articulation(b, m, tree, root, bodyOfLink, bodies, dofs, jointId);
+                continue;
             }
             for (World.Joint j : m.joints()) {
                 long id = jointId++;
@@ -139,7 +159,96 @@ public final class PhysicsCompiler {
                 joints.put(Compiled.key(m.name(), j.name()), jb.id(id).add());
             }
         }
-        return new Compiled(b.build(), bodies, joints);
+        return new Compiled(b.build(), bodies, joints, dofs);
+    }
+
+    /**
+     * The joints of a robot pinned to the world, in breadth-first order from its root (each
+     * joint's parent link before its child), or null when the model is no such tree: one fixed
+     * joint from the world to the root, every other joint revolute, continuous or prismatic
+     * without a motor, each link the child of exactly one joint.
+     */
+    static List<World.Joint> pinnedTree(World.Model m) {
+        String root = rootLink(m);
+        if (root == null || m.links().size() < 2) {
+            return null;
+        }
+        Map<String, List<World.Joint>> children = new LinkedHashMap<>();
+        java.util.Set<String> childLinks = new java.util.HashSet<>();
+        for (World.Joint j : m.joints()) {
+            if (j.parent().equals("world")) {
+                continue;
+            }
+            boolean axis = j.kind() == World.JointKind.REVOLUTE || j.kind() == World.JointKind.CONTINUOUS
+                    || j.kind() == World.JointKind.PRISMATIC;
+            if (!axis || j.motor() || !childLinks.add(j.child())) {
+                return null;
+            }
+            children.computeIfAbsent(j.parent(), k -> new ArrayList<>()).add(j);
+        }
+        List<World.Joint> order = new ArrayList<>();
+        java.util.ArrayDeque<String> queue = new java.util.ArrayDeque<>();
+        queue.add(root);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (!queue.isEmpty()) {
+            String link = queue.poll();
+            if (!seen.add(link)) {
+                return null;
+            }
+            for (World.Joint j : children.getOrDefault(link, List.of())) {
+                order.add(j);
+                queue.add(j.child());
+            }
+        }
+        // every link reached, every joint used: a tree
+        return seen.size() == m.links().size() && order.size() == m.joints().size() - 1 ? order : null;
+    }
+
+    /** The link a model's single fixed joint from the world holds, or null. */
+    private static String rootLink(World.Model m) {
+        String root = null;
+        for (World.Joint j : m.joints()) {
+            if (j.parent().equals("world")) {
+                if (root != null || j.kind() != World.JointKind.FIXED) {
+                    return null;
+                }
+                root = j.child();
+            }
+        }
+        return root;
+    }
+
+    /** Adds a pinned robot's articulation (joint coordinates); returns the next global joint id. */
+    private static long articulation(PhysicsModel.Builder b, World.Model m, List<World.Joint> tree, String root,
+                                     Map<String, Integer> bodyOfLink, List<BodyRef> bodies, Map<String, Integer> dofs,
+                                     long jointId) {
+        io.tandem.physics.ArticulationBuilder a = b.articulation(m.name());
+        Map<String, Integer> jointOfChild = new LinkedHashMap<>();
+        for (World.Joint j : tree) {
+            int parent = j.parent().equals(root) ? -1 : jointOfChild.get(j.parent());
+            int child = bodies.get(bodyOfLink.get(Compiled.key(m.name(), j.child()))).body();
+            Pose jp = j.pose();
+            int k = a.joint(j.kind() == World.JointKind.PRISMATIC ? JointType.PRISMATIC : JointType.REVOLUTE, parent, child,
+                    jp.x(), jp.y(), jp.z(), j.axisX(), j.axisY(), j.axisZ());
+            jointOfChild.put(j.child(), k);
+            if (j.kind() != World.JointKind.CONTINUOUS
+                    && (j.lower() > Double.NEGATIVE_INFINITY || j.upper() < Double.POSITIVE_INFINITY)) {
+                a.limits(k, j.lower(), j.upper());
+            }
+            if (j.damping() > 0) {
+                a.damping(k, j.damping());
+            }
+            if (j.effort() > 0 && Double.isFinite(j.effort())) {
+                a.effortLimit(k, j.effort());
+            }
+        }
+        a.add();
+        // model-wide dofs: the articulations' joints in the order they were added, which is the
+        // order of this map's entries
+        for (World.Joint j : tree) {
+            dofs.put(Compiled.key(m.name(), j.name()), dofs.size());
+        }
+        return jointId + m.joints().size();
     }
 
     private static void addShape(PhysicsModel.BodyBuilder body, Geometry g, Pose local) {

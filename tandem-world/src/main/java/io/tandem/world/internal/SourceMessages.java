@@ -58,4 +58,23 @@ public final class SourceMessages {
         }
         return v;
     }
+
+    /**
+     * Reads Tandem's {@code <tandem:coordinates>} of a model: {@code joint} (the default: a robot
+     * pinned to the world in joint coordinates) or {@code maximal} (free bodies and joint rows).
+     *
+     * @param c the element, or null when absent
+     * @return true for maximal
+     */
+    public boolean maximalCoordinates(Element c) {
+        if (c == null) {
+            return false;
+        }
+        return switch (c.text().trim()) {
+            case "maximal" -> true;
+            case "joint" -> false;
+            default -> throw error(c, "<" + c.name + "> is '" + c.text().trim() + "'; expected 'joint' (a robot pinned"
+                    + " to the world in joint coordinates, the default) or 'maximal' (free bodies joined by joint rows)");
+        };
+    }
 }

@@ -362,7 +362,8 @@ public final class SdfLoader {
         List<World.Link> links = new ArrayList<>();
         List<World.Joint> joints = new ArrayList<>();
         flatten(e, name, pose, "", isStatic, links, joints);
-        return new World.Model(name, isStatic, pose, links, joints, e.line);
+        return new World.Model(name, isStatic, pose, links, joints, e.line,
+                messages.maximalCoordinates(e.child(World.Model.COORDINATES_ELEMENT)));
     }
 
     /** Adds a model scope's links and joints (nested models recursively) with scoped names. */

@@ -42,8 +42,10 @@ import java.util.function.Consumer;
  */
 
 /**
- * Loads a URDF robot as a {@link World} of one articulated model (maximal coordinates: links and
- * joints, as an SDF model has them). Stateless; build-time only, allocates freely.
+ * Loads a URDF robot as a {@link World} of one model with links and joints, as an SDF model has
+ * them (the physics compiler steps a robot pinned to the world in joint coordinates unless a
+ * robot-level {@code <gazebo><tandem:coordinates>maximal</tandem:coordinates></gazebo>} asks for
+ * free bodies and joint rows). Stateless; build-time only, allocates freely.
  */
 public final class UrdfLoader {
     /** SDF's gravity, step and real-time factor, which `gz sim robot.urdf` uses */
@@ -118,7 +120,11 @@ public final class UrdfLoader {
         }
         Map<String, Double> friction = new HashMap<>();
         Set<String> preserved = new HashSet<>();
+        boolean maximal = false;
         for (Element g : root.children("gazebo")) {
+            if (g.attribute("reference") == null && g.child(World.Model.COORDINATES_ELEMENT) != null) {
+                maximal = messages.maximalCoordinates(g.child(World.Model.COORDINATES_ELEMENT));
+            }
             gazebo(g, friction, preserved);
         }
         Map<String, RawLink> links = new LinkedHashMap<>();
@@ -187,7 +193,7 @@ public final class UrdfLoader {
                 }
             }
         }
-        return world(robotName, root, links, order, worldPose, preserved);
+        return world(robotName, root, links, order, worldPose, preserved, maximal);
     }
 
     // ---------------------------------------------------------------- Gazebo's conversion
@@ -205,7 +211,7 @@ public final class UrdfLoader {
     }
 
     private World world(String robotName, Element root, Map<String, RawLink> links, List<RawJoint> order,
-            Map<String, Pose> worldPose, Set<String> preserved) {
+            Map<String, Pose> worldPose, Set<String> preserved, boolean maximal) {
         Map<String, Body> bodyOf = new LinkedHashMap<>();
         for (String l : worldPose.keySet()) {
             if (l.equals("world")) {
@@ -248,7 +254,7 @@ public final class UrdfLoader {
         for (Body b : bodyOf.values()) {
             out.add(finish(b, welded.contains(b.link.name()), jointOf.get(b.link.name())));
         }
-        World.Model model = new World.Model(robotName, false, Pose.IDENTITY, out, joints, root.line);
+        World.Model model = new World.Model(robotName, false, Pose.IDENTITY, out, joints, root.line, maximal);
         return new World(robotName, file, 0, 0, GRAVITY_Z, STEP_NS, 1.0, List.of(model), List.of(), List.of(), false);
     }
 
@@ -539,7 +545,9 @@ public final class UrdfLoader {
     private void gazebo(Element g, Map<String, Double> friction, Set<String> preserved) {
         String ref = g.attribute("reference");
         if (ref == null) {
-            warn(g, "gazebo", "robot-level <gazebo> (plugins, controllers) is ignored");
+            if (g.children.stream().anyMatch(c -> !c.name.equals(World.Model.COORDINATES_ELEMENT))) {
+                warn(g, "gazebo", "robot-level <gazebo> (plugins, controllers) is ignored");
+            }
             return;
         }
         for (Element c : g.children) {

@@ -55,20 +55,25 @@ class DistributedMessagesTest {
 
     @Test
     void encode_stop_exactBytes() {
-        // "TWD" 5, kind 4, iteration, failed, reason
+        // "TWD" 6, kind 4, iteration, failed, reason
         assertThat(HexFormat.of().formatHex(DistributedMessages.encode(new DistributedMessages.Stop(9, true, "x"))))
-                .isEqualTo("545744" + "05" + "04" + "0900000000000000" + "01" + "01000000" + "78");
+                .isEqualTo("545744" + "06" + "04" + "0900000000000000" + "01" + "01000000" + "78");
     }
 
     @Test
-    void encode_everyKind_sameBytesAsProtocolVersion5Always() throws Exception {
-        // the digest of every kind as this codec wrote them before its writer moved to
-        // tandem-cosim's FrameWriter; a change here changes the wire format
+    void encode_everyKind_sameBytesAsProtocolVersion6Always() throws Exception {
+        // the digest of every kind as version 6 writes them (version 6 added the joint-coordinate
+        // states of robots to ModelState); a change here changes the wire format
         List<ContactWarmStart> contacts = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             contacts.add(new ContactWarmStart(i, i % 3, i + 1, 0, i % 4, 0.5 * i, -1.0 / (i + 1), 1e-9 * i));
         }
         ModelState pile = new ModelState("pile", new double[13], new double[] {Double.NaN}, new double[] {1, 2}, contacts);
+        double[] dofs = new double[2 * ModelState.DOF_VALUES];
+        for (int i = 0; i < dofs.length; i++) {
+            dofs[i] = 0.1 * i - 1;
+        }
+        ModelState arm = new ModelState("arm", new double[26], new double[0], new double[0], List.of(), dofs);
         List<DistributedMessages.Message> all = List.of(
                 new DistributedMessages.Hello("secondary-1", "relay", "d1g3st"),
                 new DistributedMessages.Step(42, 42_000_000, 1_000_000, true, false, List.of("s1", "s2"),
@@ -76,7 +81,7 @@ class DistributedMessagesTest {
                         List.of("p3"), List.of(new DistributedMessages.Handover("p2", List.of("level1"),
                                 List.of(state("vehicle", 4), state("ball", 1)))), List.of("crate_2")),
                 new DistributedMessages.Ack("s2", 7, 123, new int[] {4, 9, -1}, state("box", 2).links(),
-                        List.of(new DistributedMessages.Handover("p", List.of("l", "m"), List.of(pile)))),
+                        List.of(new DistributedMessages.Handover("p", List.of("l", "m"), List.of(pile, arm)))),
                 new DistributedMessages.Stop(Long.MAX_VALUE, false, "finished after 3000 iterations"),
                 new DistributedMessages.Refuse("s3", "loaded world 'other'"),
                 new DistributedMessages.Control(DistributedMessages.Command.SET_PERFORMER, 0, "crate_9"),
@@ -86,7 +91,7 @@ class DistributedMessagesTest {
             sha.update(DistributedMessages.encode(m));
         }
         assertThat(HexFormat.of().formatHex(sha.digest()))
-                .isEqualTo("a1167c0419ceb0e581edc0f8bb5773c9a496d6f80de3bb60e75ad88ef7f739c7");
+                .isEqualTo("9c27b4a7e9b92e8bfae0244b41429a0271eae9aeec8439a6ea9bdbe6cdb75314");
     }
 
     @Test
@@ -132,6 +137,21 @@ class DistributedMessagesTest {
                 .hasMessageContaining("13");
         assertThatThrownBy(() -> new ModelState("m", new double[13], new double[0], new double[3], List.of()))
                 .hasMessageContaining("2 motor values per joint");
+        assertThatThrownBy(() -> new ModelState("m", new double[13], new double[0], new double[0], List.of(), new double[3]))
+                .hasMessageContaining("10 values per joint-coordinate joint");
+    }
+
+    @Test
+    void handover_robotInJointCoordinates_carriesItsJointStates() {
+        double[] dofs = new double[3 * ModelState.DOF_VALUES];
+        for (int i = 0; i < dofs.length; i++) {
+            dofs[i] = Math.sin(i);
+        }
+        ModelState arm = new ModelState("arm", new double[39], new double[0], new double[0], List.of(), dofs);
+        DistributedMessages.Ack a = new DistributedMessages.Ack("s1", 3, 10, new int[0], new double[0],
+                List.of(new DistributedMessages.Handover("p", List.of("l"), List.of(arm))));
+        DistributedMessages.Ack back = (DistributedMessages.Ack) DistributedMessages.decode(DistributedMessages.encode(a));
+        assertThat(back.released().get(0).models().get(0).dofs()).containsExactly(dofs);
     }
 
     @Test

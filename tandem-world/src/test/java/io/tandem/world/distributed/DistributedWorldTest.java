@@ -158,6 +158,15 @@ class DistributedWorldTest {
         assertThat(alone).doesNotContain("2600,5.2,crate_2,42.5,3.0,-8.0,");
     }
 
+    /** A robot in joint coordinates: its link and joint rows (computed from the link poses) bitwise the standalone ones. */
+    @Test
+    void distributedRun_pandaInJointCoordinates_bitwiseEqualToStandalone() throws Exception {
+        World w = io.tandem.world.urdf.UrdfLoader.load(java.nio.file.Path.of("../examples/robots/panda/panda.urdf"), x -> { });
+        Run run = distributed(w, 1, 300);
+        assertThat(run.record()).contains(",panda::joint4,");
+        assertSameRecord(run.record(), standalone(w, 300));
+    }
+
     @Test
     void distributedRun_twinDropsNoHandover_bitwiseEqualToStandalone() throws Exception {
         World w = example("twin_drops.sdf");

@@ -1,0 +1,180 @@
+package io.tandem.world;
+
+import io.tandem.physics.PhysicsModel;
+import io.tandem.physics.SolverSettings;
+import io.tandem.world.sdf.SdfLoader;
+import io.tandem.world.urdf.UrdfLoader;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Robots pinned to the world compile into one articulation in joint coordinates (the default) or,
+ * on request, into free bodies and joint rows; the runner drives them by joint targets and hands
+ * their joint states over with them.
+ */
+class ArticulatedWorldTest {
+    static final Path PANDA = Path.of("../examples/robots/panda/panda.urdf");
+    static final String[] ARM = {"joint1", "joint2", "joint3", "joint4", "joint5", "joint6", "joint7"};
+    static final double[] HOME = {0, -0.785, 0, -2.356, 0, 1.571, 0.785};
+    static final double[] KP = {4500, 4500, 3500, 3500, 2000, 2000, 2000};
+    static final double[] KD = {450, 450, 350, 350, 200, 200, 200};
+
+    @Test
+    void compile_pandaUrdf_oneArticulationUnlessMaximalIsAsked(@TempDir Path dir) throws Exception {
+        try (WorldRunner r = new WorldRunner(UrdfLoader.load(PANDA, w -> { }), false)) {
+            PhysicsModel m = r.physicsModel();
+            assertThat(m.articulationCount()).isEqualTo(1);
+            // seven arm joints and two fingers; the fixed joints are lumped or welded
+            assertThat(m.dofCount()).isEqualTo(9);
+            assertThat(m.jointCount()).isZero();
+        }
+        String text = Files.readString(PANDA).replace("</robot>",
+                "  <gazebo><tandem:coordinates>maximal</tandem:coordinates></gazebo>\n</robot>");
+        Path maximal = dir.resolve("panda.urdf");
+        Files.writeString(maximal, text);
+        List<String> warnings = new ArrayList<>();
+        try (WorldRunner r = new WorldRunner(UrdfLoader.load(maximal, warnings::add), false)) {
+            assertThat(r.physicsModel().articulationCount()).isZero();
+            assertThat(r.physicsModel().jointCount()).isEqualTo(10);
+        }
+        assertThat(warnings).noneMatch(w -> w.contains("tandem:coordinates"));
+    }
+
+    @Test
+    void sdfCoordinates_unknownValue_refusedAtItsLine() {
+        String sdf = """
+                <sdf version="1.9"><world name="w">
+                  <model name="arm">
+                    <tandem:coordinates>reduced</tandem:coordinates>
+                    <link name="a"/>
+                  </model>
+                </world></sdf>
+                """;
+        assertThatThrownBy(() -> SdfLoader.load(new ByteArrayInputStream(sdf.getBytes(StandardCharsets.UTF_8)), "bad.sdf", w -> { }))
+                .isInstanceOf(WorldFormatException.class)
+                .hasMessageContaining("bad.sdf:3")
+                .hasMessageContaining("'reduced'")
+                .hasMessageContaining("'maximal'");
+    }
+
+    /** The runner's joint targets and gains drive the Panda from home to a new pose (the implicit PD, h = 1 ms). */
+    @Test
+    void jointTargets_pandaFromHome_reachTheTargetPose() {
+        try (WorldRunner r = new WorldRunner(UrdfLoader.load(PANDA, w -> { }), SolverSettings.subAdmm(30), false)) {
+            int[] h = new int[7];
+            for (int i = 0; i < 7; i++) {
+                h[i] = r.jointHandle("panda::" + ARM[i]);
+                r.setJointGains(h[i], KP[i], KD[i]);
+                r.setJointTarget(h[i], HOME[i], 0);
+            }
+            // hold the fingers too
+            for (String f : new String[] {"finger_joint1", "finger_joint2"}) {
+                r.setJointGains(r.jointHandle("panda::" + f), 100, 10);
+                r.setJointTarget(r.jointHandle("panda::" + f), 0.02, 0);
+            }
+            for (int k = 0; k < 1500; k++) {
+                r.step();
+            }
+            for (int i = 0; i < 7; i++) {
+                // the PD's steady error is gravity over Kp: below 20 N m / 2000 N m/rad
+                assertThat(r.jointPosition(h[i])).as(ARM[i]).isCloseTo(HOME[i], within(0.012));
+                assertThat(r.jointVelocity(h[i])).as(ARM[i] + " speed").isCloseTo(0, within(1e-2));
+                assertThat(Math.abs(r.jointEffort(h[i]))).as(ARM[i] + " effort, N m").isLessThan(40);
+            }
+        }
+    }
+
+    @Test
+    void jointTarget_onAFreeRobotsJoint_refusedNamingWhy() {
+        try (WorldRunner r = new WorldRunner(GazeboWorlds.example("relay.sdf"), false)) {
+            World w = r.world();
+            String joint = null;
+            for (World.Model m : w.models()) {
+                if (!m.joints().isEmpty() && !m.isStatic()) {
+                    joint = m.name() + "::" + m.joints().get(0).name();
+                    break;
+                }
+            }
+            assertThat(joint).as("relay.sdf has a jointed vehicle").isNotNull();
+            int h = r.jointHandle(joint);
+            r.step();
+            assertThatThrownBy(() -> r.setJointTarget(h, 0, 0)).hasMessageContaining("not a robot in joint coordinates");
+        }
+    }
+
+    /** A two-link arm pinned to the world (joint coordinates by default), a performer on it. */
+    private static final String ARM_SDF = """
+            <?xml version="1.0"?>
+            <sdf version="1.9">
+            <world name="w"><physics><max_step_size>0.002</max_step_size></physics>
+              <model name="arm">
+                <link name="base"><pose>0 0 1 0 0 0</pose>
+                  <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+                </link>
+                <link name="upper"><pose>0.25 0 1 0 0 0</pose>
+                  <inertial><mass>1.2</mass><inertia><ixx>0.001</ixx><iyy>0.025</iyy><izz>0.025</izz></inertia></inertial>
+                  <collision name="c"><geometry><box><size>0.5 0.05 0.05</size></box></geometry></collision>
+                </link>
+                <link name="lower"><pose>0.75 0 1 0 0 0</pose>
+                  <inertial><mass>0.8</mass><inertia><ixx>0.001</ixx><iyy>0.017</iyy><izz>0.017</izz></inertia></inertial>
+                  <collision name="c"><geometry><box><size>0.5 0.05 0.05</size></box></geometry></collision>
+                </link>
+                <joint name="pin" type="fixed"><parent>world</parent><child>base</child></joint>
+                <joint name="shoulder" type="revolute"><parent>base</parent><child>upper</child><pose>-0.25 0 0 0 0 0</pose>
+                  <axis><xyz>0 1 0</xyz><limit><lower>-2</lower><upper>2</upper></limit></axis></joint>
+                <joint name="elbow" type="revolute"><parent>upper</parent><child>lower</child><pose>-0.25 0 0 0 0 0</pose>
+                  <axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
+              </model>
+              <plugin name="gz::sim" filename="dummy">
+                <performer name="perf_arm"><ref>arm</ref><geometry><box><size>4 4 4</size></box></geometry></performer>
+              </plugin>
+            </world>
+            </sdf>
+            """;
+
+    /**
+     * A robot in joint coordinates handed between runners (exportState, importState, adopt: what
+     * DistributedSecondary does) moves on bitwise as on the sender: its joint positions,
+     * velocities, targets, gains and limit warm starts travel with it.
+     */
+    @Test
+    void handover_armInJointCoordinates_receiverContinuesBitwise() {
+        World w = SdfLoader.load(new ByteArrayInputStream(ARM_SDF.getBytes(StandardCharsets.UTF_8)), "arm.sdf", x -> { });
+        SolverSettings solver = SolverSettings.subAdmm(30);
+        try (WorldRunner from = new WorldRunner(w, solver, new LevelManager(w, true, List.of("perf_arm"), true));
+             WorldRunner to = new WorldRunner(w, solver, new LevelManager(w, true, List.of(), false))) {
+            int shoulder = from.jointHandle("arm::shoulder");
+            int elbow = from.jointHandle("arm::elbow");
+            from.step();
+            assertThat(from.physicsModel().articulationCount()).isEqualTo(1);
+            from.setJointGains(shoulder, 200, 20);
+            from.setJointTarget(shoulder, 0.5, 0);
+            for (int i = 0; i < 150; i++) {
+                from.step();
+                to.step();
+            }
+            ModelState st = from.exportState("arm");
+            assertThat(st.dofs()).hasSize(2 * ModelState.DOF_VALUES);
+            to.importState(st);
+            to.levels().adopt("perf_arm", List.of());
+            for (int i = 0; i < 300; i++) {
+                from.step();
+                to.step();
+                assertThat(to.jointPosition(shoulder)).as("shoulder at step %d", i).isEqualTo(from.jointPosition(shoulder));
+                assertThat(to.jointPosition(elbow)).as("elbow at step %d", i).isEqualTo(from.jointPosition(elbow));
+            }
+            // the PD target travelled: the shoulder settles at 0.5 rad on the receiver
+            assertThat(to.jointPosition(shoulder)).isCloseTo(0.5, within(0.05));
+        }
+    }
+}
