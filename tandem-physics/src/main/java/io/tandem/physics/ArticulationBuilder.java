@@ -26,6 +26,8 @@ public final class ArticulationBuilder {
     private final PhysicsModel.Builder owner;
     final String name;
     final List<Joint> joints = new ArrayList<>();
+    /** no-slip rows: joint (whose child link), point (3), direction (3), world coordinates at the build pose */
+    final List<double[]> noSlip = new ArrayList<>();
     boolean maximal;
 
     /** One joint and its child link. */
@@ -191,6 +193,38 @@ public final class ArticulationBuilder {
         }
         j.q0 = position;
         j.qd0 = velocity;
+        return this;
+    }
+
+    /**
+     * A non-holonomic no-slip row (shared/specs/physics-wave2.md 4.2): the velocity of a point of
+     * a joint's child link along a direction fixed in that link is held at zero, as a wheeled
+     * base that cannot slide sideways (point: its centre, direction: its lateral axis). A hard row
+     * without a position term (the constraint has no integral). One per link.
+     *
+     * @param joint the joint whose child link carries the point; the link needs a body
+     * @param px    the point, world coordinates at the build pose, m
+     * @param nx    the direction, world coordinates at the build pose, non-zero
+     * @return this
+     */
+    public ArticulationBuilder noSlip(int joint, double px, double py, double pz, double nx, double ny, double nz) {
+        Joint j = at(joint);
+        if (j.body < 0) {
+            throw new IllegalArgumentException("articulation '" + name + "' joint " + joint + ": a no-slip row needs a link"
+                    + " body on the joint's child");
+        }
+        double n = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(n > 1e-12) || !Double.isFinite(n) || !Double.isFinite(px + py + pz)) {
+            throw new IllegalArgumentException("articulation '" + name + "' joint " + joint + ": a no-slip row needs a finite"
+                    + " point and a non-zero direction, got (" + px + ", " + py + ", " + pz + "), (" + nx + ", " + ny + ", " + nz + ")");
+        }
+        for (double[] row : noSlip) {
+            if ((int) row[0] == joint) {
+                throw new IllegalArgumentException("articulation '" + name + "' joint " + joint + " has a no-slip row already"
+                        + " (one per link)");
+            }
+        }
+        noSlip.add(new double[] {joint, px, py, pz, nx / n, ny / n, nz / n});
         return this;
     }
 

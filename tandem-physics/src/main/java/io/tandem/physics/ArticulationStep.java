@@ -1,6 +1,7 @@
 package io.tandem.physics;
 
 import io.tandem.physics.internal.dynamics.ArticulatedTree;
+import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.solver.ConstraintProblem;
 
 /*
@@ -50,7 +51,11 @@ final class ArticulationStep {
     private final double[] startQd;
     /** problem row of each dof's lower limit, upper limit and friction, or -1 */
     private final int[] rowOf;
+    /** problem row of each no-slip row */
+    private final int[] noSlipRow;
     private final double[] scratch6 = new double[6];
+    private final double[] n = new double[3];
+    private final double[] p = new double[3];
     private final int[] dims;
     private final double[] factor;
     private final double[] pred;
@@ -71,6 +76,7 @@ final class ArticulationStep {
         startQ = new double[art.dofs];
         startQd = new double[art.dofs];
         rowOf = new int[3 * art.dofs];
+        noSlipRow = new int[art.noSlips];
         int most = 0;
         for (int a = 0; a < art.count; a++) {
             most = Math.max(most, dims[a]);
@@ -250,6 +256,29 @@ final class ArticulationStep {
         }
     }
 
+    /**
+     * The no-slip rows: a HARD row on the link's body, (n; r x n) with n the direction and r the
+     * lever arm from the body's centre to the point, both turned with the link (its rotation at
+     * q^{k+1/2}); e = 0 (no position term).
+     */
+    void noSlipRows(PhysicsState s, ConstraintProblem pr, int[] dyn) {
+        for (int k = 0; k < art.noSlips; k++) {
+            int d = art.noSlipDof[k];
+            int a = art.articulationOf[d];
+            int link = d - art.dofStart[a];
+            int body = art.body[d];
+            double[] lq = trees[a].linkQuaternions();
+            double[] o = trees[a].linkOrigins();
+            RigidOps.rotate(lq, 4 * link, art.noSlipDirection[3 * k], art.noSlipDirection[3 * k + 1], art.noSlipDirection[3 * k + 2], n, 0);
+            RigidOps.rotate(lq, 4 * link, art.noSlipPoint[3 * k], art.noSlipPoint[3 * k + 1], art.noSlipPoint[3 * k + 2], p, 0);
+            int r = pr.addBlock(ConstraintProblem.HARD, 1, dyn[body], -1, 0);
+            pointRow(pr.jA, 6 * r, n[0], n[1], n[2], o[3 * link] + p[0] - s.pos[3 * body], o[3 * link + 1] + p[1] - s.pos[3 * body + 1],
+                    o[3 * link + 2] + p[2] - s.pos[3 * body + 2], 1);
+            pr.p[r] = s.noSlipImpulse[k];
+            noSlipRow[k] = r;
+        }
+    }
+
     /** A limit's bias for a gap (rad or m): exact while within the limit, a bounded recovery beyond it. */
     private static double bias(double gap, double h) {
         return gap >= 0 ? gap / h : gap / Math.max(h, LIMIT_RECOVERY_S);
@@ -336,6 +365,13 @@ final class ArticulationStep {
             t.kinematics(s.dofPos, d0);
             art.writeLinkPoses(a, t, s.pos, s.quat);
             art.writeLinkVelocities(a, t, s.dofVel, s.linVel, s.angVel, scratch6);
+        }
+    }
+
+    /** The no-slip rows' impulses into the state (their warm starts). */
+    void storeNoSlip(PhysicsState s, ConstraintProblem pr) {
+        for (int k = 0; k < art.noSlips; k++) {
+            s.noSlipImpulse[k] = pr.p[noSlipRow[k]];
         }
     }
 

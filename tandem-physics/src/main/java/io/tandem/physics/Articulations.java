@@ -42,6 +42,13 @@ final class Articulations {
     final double[] qd0;
     /** dof of each body (the joint whose child it is), or -1 */
     final int[] dofOfBody;
+    /** no-slip rows: their dof (whose link), point and direction in the link frame (3 + 3 each) */
+    final int noSlips;
+    final int[] noSlipDof;
+    final double[] noSlipPoint;
+    final double[] noSlipDirection;
+    /** the no-slip row of each dof's link, or -1 */
+    final int[] noSlipOfDof;
 
     Articulations(List<ArticulationBuilder> list, int bodies, double[] pos0, double[] quat0, double[] bodyMass,
                   double[] bodyInertia) {
@@ -75,7 +82,18 @@ final class Articulations {
         qd0 = new double[dofs];
         dofOfBody = new int[bodies];
         java.util.Arrays.fill(dofOfBody, -1);
+        int ns = 0;
+        for (ArticulationBuilder ab : list) {
+            ns += ab.noSlip.size();
+        }
+        noSlips = ns;
+        noSlipDof = new int[ns];
+        noSlipPoint = new double[3 * ns];
+        noSlipDirection = new double[3 * ns];
+        noSlipOfDof = new int[dofs];
+        java.util.Arrays.fill(noSlipOfDof, -1);
         double[] r = new double[9];
+        int filled = 0;
         for (int a = 0; a < count; a++) {
             List<ArticulationBuilder.Joint> joints = list.get(a).joints;
             for (int k = 0; k < joints.size(); k++) {
@@ -116,6 +134,17 @@ final class Articulations {
                 kd[d] = j.kd;
                 q0[d] = j.q0;
                 qd0[d] = j.qd0;
+            }
+            // no-slip rows in the link frame (world axes at the build pose, origin on the anchor)
+            for (double[] row : list.get(a).noSlip) {
+                int k = (int) row[0];
+                int slot = filled++;
+                noSlipDof[slot] = dofStart[a] + k;
+                noSlipOfDof[dofStart[a] + k] = slot;
+                for (int e = 0; e < 3; e++) {
+                    noSlipPoint[3 * slot + e] = row[1 + e] - joints.get(k).anchor[e];
+                    noSlipDirection[3 * slot + e] = row[4 + e];
+                }
             }
             // a limit or friction row acts between the link and its parent's body: a massless parent
             // (other than the base) has none

@@ -375,6 +375,7 @@ public final class PhysicsEngine implements AutoCloseable {
         contacts.assemble(s, pr, dyn, vel, h);
         if (articulated != null) {
             articulated.rows(s, pr, dyn, h);
+            articulated.noSlipRows(s, pr, dyn);
         }
         // 4. solve
         long t0 = stageClockNs == null ? 0 : stageClockNs.getAsLong();
@@ -403,6 +404,7 @@ public final class PhysicsEngine implements AutoCloseable {
         loop.run(n, secondDriftRange);
         if (articulated != null) {
             articulated.secondHalf(s, pr, h);
+            articulated.storeNoSlip(s, pr);
         }
         stateNow = null;
         for (int i = 0; i < m.bodies; i++) {

@@ -704,6 +704,9 @@ public final class PhysicsModel {
                 if (j.body < 0) {
                     throw new IllegalArgumentException(what + ": every link needs a body (a massless link needs joint coordinates)");
                 }
+                if (!a.noSlip.isEmpty()) {
+                    throw new IllegalArgumentException("articulation '" + a.name + "': no-slip rows need joint coordinates");
+                }
                 if (j.armature != 0 || j.kp != 0 || j.kd != 0 || j.q0 != 0 || j.qd0 != 0) {
                     throw new IllegalArgumentException(what + ": armature, gains and initial positions need joint coordinates"
                             + " (place the bodies instead)");

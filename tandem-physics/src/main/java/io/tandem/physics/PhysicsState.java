@@ -53,6 +53,8 @@ public final class PhysicsState {
     final long[] effortSaturations;
     /** warm starts of each dof's lower limit, upper limit and friction rows (3 per dof), N s or N m s */
     final double[] dofImpulse;
+    /** warm starts of the articulations' no-slip rows, N s */
+    final double[] noSlipImpulse;
     private final Articulations articulations;
     /** forward kinematics for {@link #setDofState} (created on first use) */
     private io.tandem.physics.internal.dynamics.ArticulatedTree[] trees;
@@ -78,6 +80,7 @@ public final class PhysicsState {
         dofEffort = new double[art.dofs];
         effortSaturations = new long[art.dofs];
         dofImpulse = new double[3 * art.dofs];
+        noSlipImpulse = new double[art.noSlips];
         for (int a = 0; a < art.count; a++) {
             placeLinks(a);
         }
@@ -120,6 +123,7 @@ public final class PhysicsState {
         System.arraycopy(other.dofEffort, 0, dofEffort, 0, dofEffort.length);
         System.arraycopy(other.effortSaturations, 0, effortSaturations, 0, effortSaturations.length);
         System.arraycopy(other.dofImpulse, 0, dofImpulse, 0, dofImpulse.length);
+        System.arraycopy(other.noSlipImpulse, 0, noSlipImpulse, 0, noSlipImpulse.length);
         time = other.time;
         step = other.step;
     }
@@ -227,6 +231,21 @@ public final class PhysicsState {
         return dofTargetPos[dof];
     }
 
+    /** @return dof d's target velocity */
+    public double dofTargetVelocity(int dof) {
+        return dofTargetVel[dof];
+    }
+
+    /** @return dof d's proportional gain, N m/rad or N/m */
+    public double dofKp(int dof) {
+        return dofKp[dof];
+    }
+
+    /** @return dof d's derivative gain, N m s/rad or N s/m */
+    public double dofKd(int dof) {
+        return dofKd[dof];
+    }
+
     /**
      * Sets dof d's PD gains (0, 0: no controller).
      *
@@ -267,12 +286,13 @@ public final class PhysicsState {
     }
 
     /** values per dof in {@link #exportDof} / {@link #importDof} */
-    public static final int DOF_VALUES = 10;
+    public static final int DOF_VALUES = 11;
 
     /**
      * Dof d's whole state into out[o, o + {@link #DOF_VALUES}): position, velocity, target
      * position and velocity, kp, kd, feed-forward torque, and the warm starts of its lower limit,
-     * upper limit and friction rows: what the dof carries to another state (a handover).
+     * upper limit and friction rows and of its link's no-slip row (0 without one): what the dof
+     * carries to another state (a handover).
      */
     public void exportDof(int dof, double[] out, int o) {
         out[o] = dofPos[dof];
@@ -283,6 +303,8 @@ public final class PhysicsState {
         out[o + 5] = dofKd[dof];
         out[o + 6] = dofTorque[dof];
         System.arraycopy(dofImpulse, 3 * dof, out, o + 7, 3);
+        int k = articulations.noSlipOfDof[dof];
+        out[o + 10] = k >= 0 ? noSlipImpulse[k] : 0;
     }
 
     /**
@@ -308,6 +330,10 @@ public final class PhysicsState {
         dofKd[dof] = in[o + 5];
         dofTorque[dof] = in[o + 6];
         System.arraycopy(in, o + 7, dofImpulse, 3 * dof, 3);
+        int k = articulations.noSlipOfDof[dof];
+        if (k >= 0) {
+            noSlipImpulse[k] = in[o + 10];
+        }
         placeLinks(articulations.articulationOf[dof]);
     }
 

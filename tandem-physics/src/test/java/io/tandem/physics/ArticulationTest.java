@@ -455,6 +455,44 @@ class ArticulationTest {
         assertThat(worst).as("poses against the state, rad or m").isLessThan(1e-12);
     }
 
+    /**
+     * A planar base (massless x and y slides, a yaw hinge carrying a box) with a no-slip row at
+     * its centre along its y axis, pushed by a constant world-frame force and turned by a torque:
+     * under every solver its velocity stays along its heading (the row is exact in SubADMM's
+     * v-step; PGS and PJ converge on it), while it does move and turn.
+     */
+    @ParameterizedTest
+    @EnumSource(SolverKind.class)
+    void planarBaseWithNoSlip_pushedSideways_neverSlidesUnderEverySolver(SolverKind kind) {
+        double h = 0.002;
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(h).solver(solver(kind).withIterations(200));
+        int box = b.body("base").mass(50, 2, 4, 5).position(0.05, 0, 0.3).add();
+        ArticulationBuilder a = b.articulation("base");
+        int x = a.joint(JointType.PRISMATIC, -1, -1, 0, 0, 0.3, 1, 0, 0);
+        int y = a.joint(JointType.PRISMATIC, x, -1, 0, 0, 0.3, 0, 1, 0);
+        int yaw = a.joint(JointType.REVOLUTE, y, box, 0, 0, 0.3, 0, 0, 1);
+        a.noSlip(yaw, 0, 0, 0.3, 0, 1, 0);
+        a.add();
+        PhysicsModel m = b.build();
+        PhysicsState s = m.newState();
+        // a push along the world's (1, 1) and a torque: the base must roll along its heading only
+        s.setDofTorque(0, 40);
+        s.setDofTorque(1, 40);
+        s.setDofTorque(2, 3);
+        double worst = 0;
+        try (PhysicsEngine e = new PhysicsEngine(m)) {
+            for (int k = 0; k < 500; k++) {
+                e.step(s);
+                // lateral velocity of the base's centre at the step's midpoint heading
+                double th = s.dofPosition(2) - 0.5 * h * s.dofVelocity(2);
+                worst = Math.max(worst, Math.abs(-Math.sin(th) * s.dofVelocity(0) + Math.cos(th) * s.dofVelocity(1)));
+            }
+        }
+        assertThat(worst).as("%s: lateral speed, m/s", kind).isLessThan(kind == SolverKind.SUB_ADMM ? 1e-9 : 1e-4);
+        assertThat(Math.hypot(s.dofPosition(0), s.dofPosition(1))).as("%s: it moved, m", kind).isGreaterThan(0.1);
+        assertThat(Math.abs(s.dofPosition(2))).as("%s: it turned, rad", kind).isGreaterThan(0.1);
+    }
+
     private static double wrap(double a) {
         return Math.IEEEremainder(a, 2 * Math.PI);
     }

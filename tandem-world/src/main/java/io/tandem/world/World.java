@@ -52,11 +52,11 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param line     line of the model element in the source
      */
     public record Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line,
-                        boolean maximalCoordinates) {
+                        Coordinates coordinates) {
         /**
-         * Tandem's extension element of a model (SDF: in the model; URDF: in a robot-level
-         * gazebo element): {@code joint} (the default) steps a robot pinned to the world in
-         * joint coordinates, {@code maximal} as free bodies joined by joint rows
+         * Tandem's extension element of a model (SDF: in the model; URDF: in a robot-level gazebo
+         * element) choosing its {@link Coordinates}: {@code joint} (the default), {@code maximal}
+         * or {@code planar}
          */
         public static final String COORDINATES_ELEMENT = "tandem:coordinates";
 
@@ -65,10 +65,25 @@ public record World(String name, String source, double gravityX, double gravityY
             joints = List.copyOf(joints);
         }
 
-        /** A model in the default coordinates (joint coordinates where the engine can). */
+        /** A model in the default coordinates. */
         public Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line) {
-            this(name, isStatic, pose, links, joints, line, false);
+            this(name, isStatic, pose, links, joints, line, Coordinates.JOINT);
         }
+    }
+
+    /** How the physics compiler steps a model with joints. */
+    public enum Coordinates {
+        /** a robot pinned to the world (a fixed joint from the world to its root) in joint coordinates; otherwise maximal */
+        JOINT,
+        /** free bodies joined by joint rows */
+        MAXIMAL,
+        /**
+         * a wheeled mobile base in joint coordinates (shared/specs/physics-wave2.md 4.2): its root
+         * link moves in the plane (x, y, yaw joints, height, roll and pitch fixed) and cannot slide
+         * sideways (a no-slip row at its origin along its y axis); wheels are not simulated, the
+         * base is driven by WorldRunner#setBaseVelocity
+         */
+        PLANAR
     }
 
     /**

@@ -90,6 +90,11 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private JointTable jointTable;
     /** per joint handle: its dof in the compiled model (a robot in joint coordinates), or -1 */
     private int[] dofOfHandle = new int[0];
+    /** planar bases (World.Coordinates.PLANAR): their model's name and x, y and yaw dofs */
+    private String[] baseModel = new String[0];
+    private int[] baseDofs = new int[0];
+    /** a planar base's velocity servo reaches its command with this time constant, s */
+    static final double BASE_SERVO_S = 0.05;
     private VisualScene visualScene;
 
     /**
@@ -211,6 +216,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             rebuild(changes);
             applyTeleports();
         }
+        driveBases();
         engine.step(state);
         iteration = it;
         simTimeNs += world.stepSizeNs();
@@ -455,6 +461,19 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         bodyOf = nextBodyOf;
         state = s;
         engine = new PhysicsEngine(pm);
+        List<String> bm = new ArrayList<>();
+        List<Integer> bd = new ArrayList<>();
+        for (World.Model m : world.models()) {
+            Integer x = next.dofs().get(PhysicsCompiler.Compiled.key(m.name(), PhysicsCompiler.BASE_X));
+            if (x != null) {
+                bm.add(m.name());
+                bd.add(x);
+                bd.add(next.dofs().get(PhysicsCompiler.Compiled.key(m.name(), PhysicsCompiler.BASE_Y)));
+                bd.add(next.dofs().get(PhysicsCompiler.Compiled.key(m.name(), PhysicsCompiler.BASE_YAW)));
+            }
+        }
+        baseModel = bm.toArray(new String[0]);
+        baseDofs = bd.stream().mapToInt(Integer::intValue).toArray();
         JointTable table = joints();
         dofOfHandle = new int[table.names.length];
         for (int h = 0; h < dofOfHandle.length; h++) {
@@ -809,6 +828,96 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                     + " (one pinned to the world by a fixed joint, its other joints revolute, continuous or prismatic)"));
         }
         return d;
+    }
+
+    /**
+     * Drives a planar base (a model with {@code <tandem:coordinates>planar}) at a forward speed
+     * and a yaw rate from the next step on, as a differential drive's velocity command (Gazebo's
+     * DiffDrive cmd_vel): velocity servos on its x, y and yaw joints (time constant
+     * {@value #BASE_SERVO_S} s), the x and y targets turned with the base every step; the no-slip row
+     * keeps it from sliding sideways. The command stays until changed and travels with the model in
+     * a handover. Allocates nothing after the first call for a model.
+     *
+     * @param model   the base's model
+     * @param forward m/s along the base's x axis
+     * @param yawRate rad/s about z
+     * @throws IllegalArgumentException for a model that is not a loaded planar base, or a value that is not finite
+     */
+    public void setBaseVelocity(String model, double forward, double yawRate) {
+        int k = base(model);
+        if (!Double.isFinite(forward) || !Double.isFinite(yawRate)) {
+            throw new IllegalArgumentException("base '" + model + "': velocity must be finite, got " + forward + ", " + yawRate);
+        }
+        World.Model m = models.get(model);
+        double mass = 0;
+        double yaw = 0;
+        Pose root = null;
+        for (World.Link l : m.links()) {
+            mass += l.inertial().mass();
+        }
+        // the yaw servo's inertia: every link's about the root's vertical, at the file's pose
+        for (World.Link l : m.links()) {
+            if (root == null) {
+                root = l.pose();
+            }
+            Pose c = l.pose().compose(l.inertial().pose());
+            double dx = c.x() - root.x();
+            double dy = c.y() - root.y();
+            yaw += l.inertial().izz() + l.inertial().mass() * (dx * dx + dy * dy);
+        }
+        int x = baseDofs[3 * k];
+        state.setDofGains(x, 0, mass / BASE_SERVO_S);
+        state.setDofGains(baseDofs[3 * k + 1], 0, mass / BASE_SERVO_S);
+        state.setDofGains(baseDofs[3 * k + 2], 0, yaw / BASE_SERVO_S);
+        // the forward command lives in the x slide's target position (unused: its Kp is 0), so a
+        // handover carries it with the joint states
+        state.setDofTarget(x, forward, 0);
+        state.setDofTarget(baseDofs[3 * k + 2], state.dofTargetPosition(baseDofs[3 * k + 2]), yawRate);
+        driveBase(k);
+    }
+
+    /**
+     * A planar base's velocity now, in its own frame: forward (m/s), lateral (m/s) and yaw rate
+     * (rad/s), into out[0..3). The no-slip row holds the lateral speed at 0 at the step's midpoint
+     * heading (the engine's midpoint rule), so at the step's end it reads forward x yaw rate x h / 2
+     * (0.25 mm/s at 1 m/s, 0.5 rad/s, 1 ms). Allocates nothing.
+     */
+    public void baseVelocity(String model, double[] out) {
+        int k = base(model);
+        double th = state.dofPosition(baseDofs[3 * k + 2]);
+        double vx = state.dofVelocity(baseDofs[3 * k]);
+        double vy = state.dofVelocity(baseDofs[3 * k + 1]);
+        out[0] = Math.cos(th) * vx + Math.sin(th) * vy;
+        out[1] = -Math.sin(th) * vx + Math.cos(th) * vy;
+        out[2] = state.dofVelocity(baseDofs[3 * k + 2]);
+    }
+
+    private int base(String model) {
+        for (int k = 0; k < baseModel.length; k++) {
+            if (baseModel[k].equals(model)) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("model '" + model + "' is not a loaded planar base (a model with"
+                + " <" + World.Model.COORDINATES_ELEMENT + ">planar</...>)" + JointTable.suggestions(model, baseModel));
+    }
+
+    /** The planar bases' x and y velocity targets turned to their heading (each step: they turn). */
+    private void driveBases() {
+        for (int k = 0; k < baseModel.length; k++) {
+            driveBase(k);
+        }
+    }
+
+    private void driveBase(int k) {
+        int x = baseDofs[3 * k];
+        if (!(state.dofKp(x) == 0 && state.dofKd(x) > 0)) {
+            return;
+        }
+        double forward = state.dofTargetPosition(x);
+        double th = state.dofPosition(baseDofs[3 * k + 2]);
+        state.setDofTarget(x, forward, forward * Math.cos(th));
+        state.setDofTarget(baseDofs[3 * k + 1], 0, forward * Math.sin(th));
     }
 
     /**

@@ -177,4 +177,96 @@ class ArticulatedWorldTest {
             assertThat(to.jointPosition(shoulder)).isCloseTo(0.5, within(0.05));
         }
     }
+
+    static final Path HUSKY = Path.of("../examples/robots/husky/husky.urdf");
+    static final Path MOBILE = Path.of("../examples/robots/mobile_manipulator/mobile_manipulator.urdf");
+
+    /**
+     * The Husky-like planar base driven at 1 m/s forward and 0.5 rad/s yaw: it never slides
+     * sideways (the no-slip row), reaches its command, and drives a circle of radius v / w = 2 m.
+     */
+    @Test
+    void planarBase_drivenWhileTurning_noLateralVelocityAndACircle() {
+        List<String> warnings = new ArrayList<>();
+        World w = UrdfLoader.load(HUSKY, warnings::add);
+        assertThat(warnings).isEmpty();
+        try (WorldRunner r = new WorldRunner(w, SolverSettings.subAdmm(30), false)) {
+            r.step();
+            PhysicsModel m = r.physicsModel();
+            assertThat(m.articulationCount()).isEqualTo(1);
+            assertThat(m.dofCount()).as("x, y, yaw").isEqualTo(3);
+            assertThat(m.mass(m.dofBody(2))).as("base with its wheels, kg").isCloseTo(56.582, within(1e-9));
+            r.setBaseVelocity("husky", 1.0, 0.5);
+            double[] v = new double[3];
+            double worstLateral = 0;
+            double cx = 0;
+            double cy = 0;
+            for (int k = 0; k < 3000; k++) {
+                r.step();
+                r.baseVelocity("husky", v);
+                worstLateral = Math.max(worstLateral, Math.abs(midpointLateral(v, 1e-3)));
+                if (k == 999) {
+                    // in steady state after 1 s: the centre of the circle, 2 m to the base's left
+                    Pose p = r.modelPose("husky");
+                    double th = 2 * Math.atan2(p.qz(), p.qw());
+                    cx = p.x() - 2 * Math.sin(th);
+                    cy = p.y() + 2 * Math.cos(th);
+                }
+            }
+            assertThat(worstLateral).as("lateral speed, m/s").isLessThan(1e-9);
+            assertThat(v[0]).as("forward, m/s").isCloseTo(1.0, within(1e-3));
+            assertThat(v[2]).as("yaw rate, rad/s").isCloseTo(0.5, within(1e-3));
+            // two more seconds on the same circle of radius v / w (an arc of 1 rad)
+            Pose p = r.modelPose("husky");
+            double distance = Math.hypot(p.x() - cx, p.y() - cy);
+            assertThat(distance).as("distance from the circle's centre, m").isCloseTo(2, within(2e-3));
+            assertThat(p.z()).as("height kept, m").isCloseTo(0, within(1e-12));
+        }
+    }
+
+    /**
+     * The mobile manipulator: one subsystem of 10 joint coordinates (base x, y, yaw and the arm's 7);
+     * the arm holds its pose by its PD while the base drives and turns, and the base does not slide.
+     */
+    @Test
+    void mobileManipulator_armHeldWhileTheBaseDrives_tenJointsAndNoSliding() {
+        try (WorldRunner r = new WorldRunner(UrdfLoader.load(MOBILE, x -> { }), SolverSettings.subAdmm(30), false)) {
+            r.step();
+            assertThat(r.physicsModel().dofCount()).isEqualTo(10);
+            int[] h = new int[7];
+            for (int i = 0; i < 7; i++) {
+                h[i] = r.jointHandle("mobile_manipulator::" + ARM[i]);
+                r.setJointGains(h[i], KP[i], KD[i]);
+                r.setJointTarget(h[i], HOME[i], 0);
+            }
+            for (int k = 0; k < 1000; k++) {
+                r.step();
+            }
+            r.setBaseVelocity("mobile_manipulator", 0.5, 0.8);
+            double[] v = new double[3];
+            double worstLateral = 0;
+            for (int k = 0; k < 2000; k++) {
+                r.step();
+                r.baseVelocity("mobile_manipulator", v);
+                worstLateral = Math.max(worstLateral, Math.abs(midpointLateral(v, 1e-3)));
+            }
+            assertThat(worstLateral).as("lateral speed, m/s").isLessThan(1e-9);
+            // (velocity servos without integral action: the swinging arm's load leaves a few per cent)
+            assertThat(v[0]).isCloseTo(0.5, within(0.02));
+            assertThat(v[2]).isCloseTo(0.8, within(0.03));
+            for (int i = 0; i < 7; i++) {
+                assertThat(r.jointPosition(h[i])).as(ARM[i]).isCloseTo(HOME[i], within(0.02));
+            }
+            assertThatThrownBy(() -> r.setBaseVelocity("nothing", 1, 0)).hasMessageContaining("not a loaded planar base");
+        }
+    }
+
+    /**
+     * The lateral speed in the frame of the heading the no-slip row holds, the step's midpoint
+     * (half a step of yaw before the end): the end heading reads forward x yaw rate x h / 2 more.
+     */
+    private static double midpointLateral(double[] v, double h) {
+        double back = 0.5 * h * v[2];
+        return v[1] * Math.cos(back) + v[0] * Math.sin(back);
+    }
 }

@@ -166,7 +166,9 @@ class DistributedSimProcessTest {
         assertThat(primary.output()).contains("world relay (distributed, 2 secondaries",
                 "[secondary-1] secondary secondary-1: ", "[secondary-2] secondary secondary-2: ").doesNotContain("lost");
         assertThat(primary.output().lines().filter(l -> l.contains("(stopped: interrupted"))).hasSize(2);
-        assertThat(ms).as("ms from SIGINT to the primary's exit").isLessThan(3_000);
+        // (the checks above tell a clean stop from a lost secondary; the bound only catches a hang:
+        // 3 s failed once at 3.1 s on the loaded 2-core CI machine)
+        assertThat(ms).as("ms from SIGINT to the primary's exit").isLessThan(5_000);
     }
 
     /** A primary (paced to real time, so it runs until killed) and two secondaries on a registry of this JVM. */

@@ -36,6 +36,9 @@ import java.util.Map;
  * shared/specs/physics-wave2.md 1): its root link a static body, its joints in breadth-first
  * order from the root, limits, damping and effort from the file; <tandem:coordinates>maximal keeps
  * it as below. Floating robots, loops, ball joints and motors stay in maximal coordinates.
+ * <tandem:coordinates>planar makes a free robot a wheeled base in joint coordinates: massless x and
+ * y slides and a yaw hinge at its root link's origin, a no-slip row along the root's y axis
+ * (physics-wave2.md 4.2); its joints BASE_X, BASE_Y, BASE_YAW lead its dofs.
  *
  * Joints: child = side A, parent = side B (or the world). Joint damping becomes a pure damper
  * (spring of stiffness 0). A model with joints is one SubADMM subsystem (its joints are then
@@ -86,8 +89,11 @@ public final class PhysicsCompiler {
                 jointId += m.joints().size();
                 continue;
             }
-            List<World.Joint> tree = m.isStatic() || m.maximalCoordinates() ? null : pinnedTree(m);
-            String root = tree == null ? null : rootLink(m);
+            boolean planar = !m.isStatic() && m.coordinates() == World.Coordinates.PLANAR;
+            List<World.Joint> tree = m.isStatic() || m.coordinates() == World.Coordinates.MAXIMAL ? null
+                    : planar ? planarTree(world, m) : pinnedTree(m);
+            // the pinned robot's root link is welded to the world; a planar base's moves
+            String root = tree == null ? null : planar ? freeRoot(m) : rootLink(m);
             boolean grouped = tree == null && !m.isStatic() && !m.joints().isEmpty();
             for (World.Link l : m.links()) {
                 Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : principalFrame(l.inertial());
@@ -97,7 +103,7 @@ public final class PhysicsCompiler {
                         .id(linkId++)
                         .position(bodyPose.x(), bodyPose.y(), bodyPose.z())
                         .orientation(bodyPose.qw(), bodyPose.qx(), bodyPose.qy(), bodyPose.qz());
-                if (m.isStatic() || l.name().equals(root)) {
+                if (m.isStatic() || l.name().equals(root) && !planar) {
                     // (a robot's root link is welded to the world: its base)
                     body.makeStatic();
                 } else {
@@ -128,7 +134,7 @@ public final class PhysicsCompiler {
                 group++;
             }
             if (tree != null) {
-                jointId = articulation(b, m, tree, root, bodyOfLink, bodies, dofs, jointId);
+                jointId = articulation(b, m, tree, root, planar, bodyOfLink, bodies, dofs, jointId);
                 continue;
             }
             for (World.Joint j : m.joints()) {
@@ -173,6 +179,17 @@ public final class PhysicsCompiler {
         if (root == null || m.links().size() < 2) {
             return null;
         }
+        return treeFrom(m, root, 1);
+    }
+
+    /**
+     * The model's joints other than those from the world, breadth-first from {@code root}, when
+     * they form a tree of revolute, continuous and prismatic joints without motors spanning every
+     * link; else null.
+     *
+     * @param worldJoints how many joints from the world the model has (they are skipped)
+     */
+    private static List<World.Joint> treeFrom(World.Model m, String root, int worldJoints) {
         Map<String, List<World.Joint>> children = new LinkedHashMap<>();
         java.util.Set<String> childLinks = new java.util.HashSet<>();
         for (World.Joint j : m.joints()) {
@@ -201,7 +218,44 @@ public final class PhysicsCompiler {
             }
         }
         // every link reached, every joint used: a tree
-        return seen.size() == m.links().size() && order.size() == m.joints().size() - 1 ? order : null;
+        return seen.size() == m.links().size() && order.size() == m.joints().size() - worldJoints ? order : null;
+    }
+
+    /**
+     * The joints of a planar base (World.Coordinates.PLANAR) in breadth-first order from its root,
+     * or an error naming the file: no joint to the world, every joint revolute, continuous or
+     * prismatic without a motor, a tree.
+     */
+    static List<World.Joint> planarTree(World world, World.Model m) {
+        String root = freeRoot(m);
+        List<World.Joint> order = root == null ? null : treeFrom(m, root, 0);
+        if (order == null) {
+            throw new WorldFormatException(world.source() + ":" + m.line() + ": model '" + m.name() + "' asks for planar"
+                    + " coordinates but is not a tree of revolute, continuous and prismatic joints (without motors) under one"
+                    + " root link with no joint to the world; use joint or maximal coordinates");
+        }
+        return order;
+    }
+
+    /** The one link that is no joint's child (a free robot's root), or null. */
+    private static String freeRoot(World.Model m) {
+        java.util.Set<String> children = new java.util.HashSet<>();
+        for (World.Joint j : m.joints()) {
+            if (j.parent().equals("world")) {
+                return null;
+            }
+            children.add(j.child());
+        }
+        String root = null;
+        for (World.Link l : m.links()) {
+            if (!children.contains(l.name())) {
+                if (root != null) {
+                    return null;
+                }
+                root = l.name();
+            }
+        }
+        return root;
     }
 
     /** The link a model's single fixed joint from the world holds, or null. */
@@ -218,19 +272,42 @@ public final class PhysicsCompiler {
         return root;
     }
 
-    /** Adds a pinned robot's articulation (joint coordinates); returns the next global joint id. */
-    private static long articulation(PhysicsModel.Builder b, World.Model m, List<World.Joint> tree, String root,
+    /** names of a planar base's joints in {@link Compiled#dofs} (no joint of the file has them) */
+    public static final String BASE_X = "\u0001base_x";
+    public static final String BASE_Y = "\u0001base_y";
+    public static final String BASE_YAW = "\u0001base_yaw";
+
+    /** Adds a robot's articulation (joint coordinates); returns the next global joint id. */
+    private static long articulation(PhysicsModel.Builder b, World.Model m, List<World.Joint> tree, String root, boolean planar,
                                      Map<String, Integer> bodyOfLink, List<BodyRef> bodies, Map<String, Integer> dofs,
                                      long jointId) {
         io.tandem.physics.ArticulationBuilder a = b.articulation(m.name());
         Map<String, Integer> jointOfChild = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>();
+        int base = -1;
+        if (planar) {
+            // x and y slides (massless) and a yaw hinge carrying the root link, all at its origin;
+            // its lateral axis cannot slide (physics-wave2.md 4.2)
+            World.Link r = m.links().stream().filter(l -> l.name().equals(root)).findFirst().orElseThrow();
+            Pose o = r.pose();
+            int rootBody = bodies.get(bodyOfLink.get(Compiled.key(m.name(), root))).body();
+            int x = a.joint(JointType.PRISMATIC, -1, -1, o.x(), o.y(), o.z(), 1, 0, 0);
+            int y = a.joint(JointType.PRISMATIC, x, -1, o.x(), o.y(), o.z(), 0, 1, 0);
+            base = a.joint(JointType.REVOLUTE, y, rootBody, o.x(), o.y(), o.z(), 0, 0, 1);
+            double[] lateral = o.rotate(0, 1, 0);
+            a.noSlip(base, o.x(), o.y(), o.z(), lateral[0], lateral[1], lateral[2]);
+            names.add(BASE_X);
+            names.add(BASE_Y);
+            names.add(BASE_YAW);
+        }
         for (World.Joint j : tree) {
-            int parent = j.parent().equals(root) ? -1 : jointOfChild.get(j.parent());
+            int parent = j.parent().equals(root) ? base : jointOfChild.get(j.parent());
             int child = bodies.get(bodyOfLink.get(Compiled.key(m.name(), j.child()))).body();
             Pose jp = j.pose();
             int k = a.joint(j.kind() == World.JointKind.PRISMATIC ? JointType.PRISMATIC : JointType.REVOLUTE, parent, child,
                     jp.x(), jp.y(), jp.z(), j.axisX(), j.axisY(), j.axisZ());
             jointOfChild.put(j.child(), k);
+            names.add(j.name());
             if (j.kind() != World.JointKind.CONTINUOUS
                     && (j.lower() > Double.NEGATIVE_INFINITY || j.upper() < Double.POSITIVE_INFINITY)) {
                 a.limits(k, j.lower(), j.upper());
@@ -245,8 +322,8 @@ public final class PhysicsCompiler {
         a.add();
         // model-wide dofs: the articulations' joints in the order they were added, which is the
         // order of this map's entries
-        for (World.Joint j : tree) {
-            dofs.put(Compiled.key(m.name(), j.name()), dofs.size());
+        for (String name : names) {
+            dofs.put(Compiled.key(m.name(), name), dofs.size());
         }
         return jointId + m.joints().size();
     }

@@ -1,5 +1,6 @@
 package io.tandem.world.internal;
 
+import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.internal.XmlTree.Element;
 import java.util.HashSet;
@@ -60,21 +61,22 @@ public final class SourceMessages {
     }
 
     /**
-     * Reads Tandem's {@code <tandem:coordinates>} of a model: {@code joint} (the default: a robot
-     * pinned to the world in joint coordinates) or {@code maximal} (free bodies and joint rows).
+     * Reads Tandem's {@code <tandem:coordinates>} of a model: {@code joint} (the default),
+     * {@code maximal} or {@code planar} (World.Coordinates).
      *
      * @param c the element, or null when absent
-     * @return true for maximal
      */
-    public boolean maximalCoordinates(Element c) {
+    public World.Coordinates coordinates(Element c) {
         if (c == null) {
-            return false;
+            return World.Coordinates.JOINT;
         }
         return switch (c.text().trim()) {
-            case "maximal" -> true;
-            case "joint" -> false;
+            case "joint" -> World.Coordinates.JOINT;
+            case "maximal" -> World.Coordinates.MAXIMAL;
+            case "planar" -> World.Coordinates.PLANAR;
             default -> throw error(c, "<" + c.name + "> is '" + c.text().trim() + "'; expected 'joint' (a robot pinned"
-                    + " to the world in joint coordinates, the default) or 'maximal' (free bodies joined by joint rows)");
+                    + " to the world in joint coordinates, the default), 'maximal' (free bodies joined by joint rows) or"
+                    + " 'planar' (a wheeled base moving in the plane)");
         };
     }
 }

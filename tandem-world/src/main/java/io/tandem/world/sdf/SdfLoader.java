@@ -363,7 +363,7 @@ public final class SdfLoader {
         List<World.Joint> joints = new ArrayList<>();
         flatten(e, name, pose, "", isStatic, links, joints);
         return new World.Model(name, isStatic, pose, links, joints, e.line,
-                messages.maximalCoordinates(e.child(World.Model.COORDINATES_ELEMENT)));
+                messages.coordinates(e.child(World.Model.COORDINATES_ELEMENT)));
     }
 
     /** Adds a model scope's links and joints (nested models recursively) with scoped names. */

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
  * Loads a URDF robot as a {@link World} of one model with links and joints, as an SDF model has
  * them (the physics compiler steps a robot pinned to the world in joint coordinates unless a
  * robot-level {@code <gazebo><tandem:coordinates>maximal</tandem:coordinates></gazebo>} asks for
- * free bodies and joint rows). Stateless; build-time only, allocates freely.
+ * free bodies and joint rows, or {@code planar} makes it a wheeled base moving in the plane). Stateless; build-time only, allocates freely.
  */
 public final class UrdfLoader {
     /** SDF's gravity, step and real-time factor, which `gz sim robot.urdf` uses */
@@ -120,10 +120,10 @@ public final class UrdfLoader {
         }
         Map<String, Double> friction = new HashMap<>();
         Set<String> preserved = new HashSet<>();
-        boolean maximal = false;
+        World.Coordinates coordinates = World.Coordinates.JOINT;
         for (Element g : root.children("gazebo")) {
             if (g.attribute("reference") == null && g.child(World.Model.COORDINATES_ELEMENT) != null) {
-                maximal = messages.maximalCoordinates(g.child(World.Model.COORDINATES_ELEMENT));
+                coordinates = messages.coordinates(g.child(World.Model.COORDINATES_ELEMENT));
             }
             gazebo(g, friction, preserved);
         }
@@ -193,7 +193,7 @@ public final class UrdfLoader {
                 }
             }
         }
-        return world(robotName, root, links, order, worldPose, preserved, maximal);
+        return world(robotName, root, links, order, worldPose, preserved, coordinates);
     }
 
     // ---------------------------------------------------------------- Gazebo's conversion
@@ -211,7 +211,7 @@ public final class UrdfLoader {
     }
 
     private World world(String robotName, Element root, Map<String, RawLink> links, List<RawJoint> order,
-            Map<String, Pose> worldPose, Set<String> preserved, boolean maximal) {
+            Map<String, Pose> worldPose, Set<String> preserved, World.Coordinates coordinates) {
         Map<String, Body> bodyOf = new LinkedHashMap<>();
         for (String l : worldPose.keySet()) {
             if (l.equals("world")) {
@@ -254,7 +254,7 @@ public final class UrdfLoader {
         for (Body b : bodyOf.values()) {
             out.add(finish(b, welded.contains(b.link.name()), jointOf.get(b.link.name())));
         }
-        World.Model model = new World.Model(robotName, false, Pose.IDENTITY, out, joints, root.line, maximal);
+        World.Model model = new World.Model(robotName, false, Pose.IDENTITY, out, joints, root.line, coordinates);
         return new World(robotName, file, 0, 0, GRAVITY_Z, STEP_NS, 1.0, List.of(model), List.of(), List.of(), false);
     }
 

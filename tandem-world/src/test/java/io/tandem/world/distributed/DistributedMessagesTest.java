@@ -91,7 +91,7 @@ class DistributedMessagesTest {
             sha.update(DistributedMessages.encode(m));
         }
         assertThat(HexFormat.of().formatHex(sha.digest()))
-                .isEqualTo("9c27b4a7e9b92e8bfae0244b41429a0271eae9aeec8439a6ea9bdbe6cdb75314");
+                .isEqualTo("e854abbe551aa2164a6c69b366a1c3ded29fe35963be149e73abcb816d6e1b5d");
     }
 
     @Test
@@ -138,7 +138,7 @@ class DistributedMessagesTest {
         assertThatThrownBy(() -> new ModelState("m", new double[13], new double[0], new double[3], List.of()))
                 .hasMessageContaining("2 motor values per joint");
         assertThatThrownBy(() -> new ModelState("m", new double[13], new double[0], new double[0], List.of(), new double[3]))
-                .hasMessageContaining("10 values per joint-coordinate joint");
+                .hasMessageContaining("11 values per joint-coordinate joint");
     }
 
     @Test

@@ -15,7 +15,12 @@ package io.tandem.physics.internal.solver;
  *   - SubADMM's H_r = A_r + sum_l Lambda_l^T P_l Lambda_l, with P_l = sum beta J^T J over link l's
  *     split pairs (the 6 x 6 block the rigid code assembles for a body, with A_b = 0 for links),
  *     factored per step and after a penalty change; its solve maps the links' summed pair forces
- *     f_l to the joints, b_r + sum_l Lambda_l^T f_l, and writes v_l = Lambda_l qd.
+ *     f_l to the joints, b_r + sum_l Lambda_l^T f_l, and writes v_l = Lambda_l qd;
+ *   - equality rows inside one robot (HARD or SOFT rows whose sides are all its links or the
+ *     world: a no-slip row, a weld of a link to the world) are solved exactly in that v-step, as
+ *     RigidSubsystems does for rigid groups, by the dense Schur complement in joint space:
+ *     G = J Lambda (m x n), T = H_r^-1 G^T, S = G T + Gamma, then per solve v0 = H_r^-1 r,
+ *     mu = -S^-1 (G v0 + e), qd = v0 + T mu (shared/specs/physics-wave2.md 1.5).
  *
  * Storage is per articulation (at the problem's offsets), so different articulations can be
  * factored and solved concurrently. Allocates only while the problem grows.
@@ -31,6 +36,21 @@ final class ArticulatedSolve {
     private double[] cols = new double[0];
     private double[] rhs = new double[0];
     private double[] small = new double[0];
+    // ---------------------------------------------------------------- internal equality rows
+    private Pairs pairs;
+    /** exact blocks of each articulation (CSR, constraint order) and their rows */
+    private int[] exactStart = new int[0];
+    private int[] exactBlocks = new int[0];
+    private int[] rowCount = new int[0];
+    /** per articulation: start of its G and T (rows x n) and of its S (rows x rows) */
+    private int[] gStart = new int[0];
+    private int[] sStart = new int[0];
+    private double[] g = new double[0];
+    private double[] tMat = new double[0];
+    private double[] sMat = new double[0];
+    private double[] muScratch = new double[0];
+    private int muStride;
+    private int[] cursor = new int[0];
 
     /** Sizes the storage for the problem's articulations. */
     void prepare(ConstraintProblem problem) {
@@ -46,6 +66,148 @@ final class ArticulatedSolve {
         cols = ConstraintProblem.grow(cols, 6 * v);
         rhs = ConstraintProblem.grow(rhs, v);
         small = ConstraintProblem.grow(small, 36 * na);
+    }
+
+    /**
+     * Collects each articulation's internal equality blocks (those SubADMM marked exact whose
+     * sides are its links) and sizes their storage.
+     *
+     * @return the rows they hold
+     */
+    int prepareExact(Pairs p, boolean[] exact) {
+        pairs = p;
+        int na = pr.articulations;
+        if (na == 0) {
+            return 0;
+        }
+        exactStart = ConstraintProblem.grow(exactStart, na + 1);
+        rowCount = ConstraintProblem.grow(rowCount, na);
+        java.util.Arrays.fill(exactStart, 0, na + 1, 0);
+        java.util.Arrays.fill(rowCount, 0, na, 0);
+        int blocks = 0;
+        for (int c = 0; c < pr.constraints; c++) {
+            int a = exact[c] ? pr.articulationOf[p.sub[2 * c]] : -1;
+            if (a >= 0) {
+                exactStart[a + 1]++;
+                rowCount[a] += pr.rows[c];
+                blocks++;
+            }
+        }
+        for (int a = 0; a < na; a++) {
+            exactStart[a + 1] += exactStart[a];
+        }
+        exactBlocks = ConstraintProblem.grow(exactBlocks, blocks);
+        if (blocks > 0) {
+            // fill in constraint order
+            cursor = ConstraintProblem.grow(cursor, na);
+            System.arraycopy(exactStart, 0, cursor, 0, na);
+            for (int c = 0; c < pr.constraints; c++) {
+                int a = exact[c] ? pr.articulationOf[p.sub[2 * c]] : -1;
+                if (a >= 0) {
+                    exactBlocks[cursor[a]++] = c;
+                }
+            }
+        }
+        gStart = ConstraintProblem.grow(gStart, na);
+        sStart = ConstraintProblem.grow(sStart, na);
+        int gTotal = 0;
+        int sTotal = 0;
+        int rows = 0;
+        for (int a = 0; a < na; a++) {
+            gStart[a] = gTotal;
+            sStart[a] = sTotal;
+            gTotal += rowCount[a] * pr.articulationDim[a];
+            sTotal += rowCount[a] * rowCount[a];
+            rows = Math.max(rows, rowCount[a]);
+        }
+        g = ConstraintProblem.grow(g, gTotal);
+        tMat = ConstraintProblem.grow(tMat, gTotal);
+        sMat = ConstraintProblem.grow(sMat, sTotal);
+        muStride = rows;
+        muScratch = ConstraintProblem.grow(muScratch, rows * na);
+        int total = 0;
+        for (int a = 0; a < na; a++) {
+            total += rowCount[a];
+        }
+        return total;
+    }
+
+    /** G, T = H^-1 G^T and the factor of S = G T + Gamma of articulation a's internal rows (H factored). */
+    private void factorExact(int s, int a) {
+        int m = rowCount[a];
+        if (m == 0) {
+            return;
+        }
+        int n = pr.articulationDim[a];
+        int g0 = gStart[a];
+        int m0 = pr.articulationMatrixStart[a];
+        int i = 0;
+        for (int e = exactStart[a]; e < exactStart[a + 1]; e++) {
+            int c = exactBlocks[e];
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++, i++) {
+                int gi = g0 + n * i;
+                java.util.Arrays.fill(g, gi, gi + n, 0);
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    double[] jac = pairs.sides[2 * c + k] == 1 ? pr.jA : pr.jB;
+                    pr.addLinkForce(pairs.body[2 * c + k], jac, 6 * r, g, gi);
+                }
+                System.arraycopy(g, gi, tMat, gi, n);
+                DenseOps.choleskySolve(hFactor, m0, n, tMat, gi);
+            }
+        }
+        int s0 = sStart[a];
+        i = 0;
+        for (int e = exactStart[a]; e < exactStart[a + 1]; e++) {
+            int c = exactBlocks[e];
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++, i++) {
+                for (int j = 0; j < m; j++) {
+                    double sum = 0;
+                    for (int d = 0; d < n; d++) {
+                        sum += g[g0 + n * i + d] * tMat[g0 + n * j + d];
+                    }
+                    sMat[s0 + m * i + j] = sum;
+                }
+                sMat[s0 + m * i + i] += pr.gamma[r] + RigidSubsystems.REGULARIZATION * sMat[s0 + m * i + i];
+            }
+        }
+        if (!DenseOps.cholesky(sMat, s0, m)) {
+            throw new IllegalStateException("articulation " + a + " (subsystem " + s + "): its internal equality rows are"
+                    + " degenerate (dependent rows?)");
+        }
+    }
+
+    /** qd += T mu with mu = -S^-1 (G qd + e): the internal rows exact; their impulses into p. */
+    private void enforceExact(int a, double[] qd, int v0) {
+        int m = rowCount[a];
+        if (m == 0) {
+            return;
+        }
+        int n = pr.articulationDim[a];
+        int g0 = gStart[a];
+        int mu0 = a * muStride;
+        int i = 0;
+        for (int e = exactStart[a]; e < exactStart[a + 1]; e++) {
+            int c = exactBlocks[e];
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++, i++) {
+                double y = pr.e[r];
+                for (int d = 0; d < n; d++) {
+                    y += g[g0 + n * i + d] * qd[v0 + d];
+                }
+                muScratch[mu0 + i] = -y;
+            }
+        }
+        DenseOps.choleskySolve(sMat, sStart[a], m, muScratch, mu0);
+        i = 0;
+        for (int e = exactStart[a]; e < exactStart[a + 1]; e++) {
+            int c = exactBlocks[e];
+            for (int r = pr.rowStart[c]; r < pr.rowStart[c] + pr.rows[c]; r++, i++) {
+                double mu = muScratch[mu0 + i];
+                pr.p[r] = mu;
+                for (int d = 0; d < n; d++) {
+                    qd[v0 + d] += tMat[g0 + n * i + d] * mu;
+                }
+            }
+        }
     }
 
     /**
@@ -150,6 +312,7 @@ final class ArticulatedSolve {
         if (!DenseOps.cholesky(hFactor, m0, n)) {
             throw new IllegalStateException("articulation " + a + " (subsystem " + s + "): A + beta J^T J is not positive definite");
         }
+        factorExact(s, a);
     }
 
     /**
@@ -169,6 +332,9 @@ final class ArticulatedSolve {
             pr.addLinkForce(b, bodyForce, pr.coord(b), rhs, v0);
         }
         DenseOps.choleskySolve(penalized ? hFactor : aFactor, pr.articulationMatrixStart[a], n, rhs, v0);
+        if (penalized) {
+            enforceExact(a, rhs, v0);
+        }
         System.arraycopy(rhs, v0, pr.articulationV, v0, n);
         pr.writeLinkVelocities(s, pr.articulationV, out);
     }

@@ -150,7 +150,8 @@ final class RigidSubsystems implements Subsystems {
                     split++;
                 }
             }
-            if (exact[c]) {
+            if (exact[c] && !articulated(pairs.sub[2 * c])) {
+                // (an articulated subsystem's internal rows are ArticulatedSolve's)
                 exStart[pairs.sub[2 * c] + 1] += pr.rows[c];
             }
         }
@@ -172,7 +173,8 @@ final class RigidSubsystems implements Subsystems {
                 }
             }
         }
-        if (exactRows > 0) {
+        int articulatedRows = articulated.prepareExact(pairs, exact);
+        if (exactRows > 0 || articulatedRows > 0) {
             System.arraycopy(bodyBlockStart, 0, cursor, 0, nb);
             for (int c = 0; c < pr.constraints; c++) {
                 if (exact[c]) {
@@ -181,6 +183,8 @@ final class RigidSubsystems implements Subsystems {
                     }
                 }
             }
+        }
+        if (exactRows > 0) {
             if (!sameStructure(ns)) {
                 orderExactRows(ns, nb);
             }

@@ -434,9 +434,7 @@ public final class SubAdmm implements ConstraintSolver {
             int kind = pr.kind[c];
             int np = pairs.count[c];
             exact[c] = (kind == ConstraintProblem.HARD || kind == ConstraintProblem.SOFT) && np > 0
-                    && (np == 1 || pairs.sub[2 * c] == pairs.sub[2 * c + 1])
-                    // an articulated subsystem splits every row (its joints are exact by construction)
-                    && (pr.articulations == 0 || pr.articulationOf[pairs.sub[2 * c]] < 0);
+                    && (np == 1 || pairs.sub[2 * c] == pairs.sub[2 * c + 1]);
         }
     }
 
