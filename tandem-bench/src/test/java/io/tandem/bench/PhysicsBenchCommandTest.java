@@ -72,11 +72,32 @@ class PhysicsBenchCommandTest {
     }
 
     @Test
+    void solvers_stirRod_theEarlierSceneStaysAvailable() {
+        assertThat(run("bench", "solvers", "--scenario", "stir-rod", "--spheres", "20", "--steps", "2", "--iterations", "5",
+                "--solvers", "SUB_ADMM", "--json")).isZero();
+        assertThat(lines()).hasSize(1).allSatisfy(l -> assertThat(l).contains("\"scenario\":\"stir-rod\"")
+                .contains("\"spheres\":20").doesNotContain("tip_error_m"));
+    }
+
+    @Test
+    void solvers_stirWithThePanda_reportsTheTipsTrackingError() {
+        assertThat(run("bench", "solvers", "--spheres", "20", "--steps", "3", "--iterations", "5", "--solvers",
+                "SUB_ADMM", "--json")).isZero();
+        assertThat(lines()).hasSize(1).allSatisfy(l -> assertThat(l).contains("\"scenario\":\"stir\"")
+                .contains("\"step_s\":0.002").containsPattern("\"tip_error_m\":[0-9.]+"));
+    }
+
+    @Test
     void scaling_json_sizesAndLinearFit() {
-        assertThat(run("bench", "scaling", "--sizes", "20,40,80", "--steps", "3", "--iterations", "5", "--json")).isZero();
-        String[] l = lines();
-        assertThat(l).hasSize(4);
-        assertThat(l[3]).contains("\"fit\":\"linear\"").containsPattern("\"r2\":[0-9.]+");
+        for (String scenario : new String[] {"stir", "stir-rod"}) {
+            out.getBuffer().setLength(0);
+            assertThat(run("bench", "scaling", "--scenario", scenario, "--sizes", "20,40,80", "--steps", "3", "--iterations", "5",
+                    "--json")).isZero();
+            String[] l = lines();
+            assertThat(l).hasSize(4);
+            assertThat(l[0]).contains("\"scenario\":\"" + scenario + "\"");
+            assertThat(l[3]).contains("\"fit\":\"linear\"").containsPattern("\"r2\":[0-9.]+");
+        }
     }
 
     @Test

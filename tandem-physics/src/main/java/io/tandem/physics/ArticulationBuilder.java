@@ -29,6 +29,9 @@ public final class ArticulationBuilder {
     /** no-slip rows: joint (whose child link), point (3), direction (3), world coordinates at the build pose */
     final List<double[]> noSlip = new ArrayList<>();
     boolean maximal;
+    boolean selfCollide;
+    /** the body the tree is fixed to (its collisions are the robot's base), or -1 */
+    int base = -1;
 
     /** One joint and its child link. */
     static final class Joint {
@@ -225,6 +228,35 @@ public final class ArticulationBuilder {
             }
         }
         noSlip.add(new double[] {joint, px, py, pz, nx / n, ny / n, nz / n});
+        return this;
+    }
+
+    /**
+     * Names the static (or kinematic) body the tree's base is fixed to, such as a robot's
+     * welded root link: it does not collide with the links (with the root joints' children only,
+     * when the articulation self-collides). The tree's joints still hang from the world.
+     *
+     * @param body a static or kinematic body
+     * @return this
+     */
+    public ArticulationBuilder base(int body) {
+        if (body < 0 || body >= owner.bodyCount() || owner.bodyType(body) == BodyType.DYNAMIC) {
+            throw new IllegalArgumentException("articulation '" + name + "': its base must be a static or kinematic body, got "
+                    + (body < 0 || body >= owner.bodyCount() ? "index " + body : "dynamic '" + owner.bodyName(body) + "'"));
+        }
+        base = body;
+        return this;
+    }
+
+    /**
+     * Lets the articulation's links collide with each other (Gazebo's {@code <self_collide>}),
+     * except a link and its parent's. Off by default, as in Gazebo: a robot's collision shapes
+     * overlap near its joints by design.
+     *
+     * @return this
+     */
+    public ArticulationBuilder selfCollide() {
+        selfCollide = true;
         return this;
     }
 

@@ -42,6 +42,10 @@ final class Articulations {
     final double[] qd0;
     /** dof of each body (the joint whose child it is), or -1 */
     final int[] dofOfBody;
+    /** per articulation: whether its links collide with each other (not when joined by a joint) */
+    final boolean[] selfCollide;
+    /** per articulation: the static body its base is fixed to, or -1 */
+    final int[] base;
     /** no-slip rows: their dof (whose link), point and direction in the link frame (3 + 3 each) */
     final int noSlips;
     final int[] noSlipDof;
@@ -60,6 +64,12 @@ final class Articulations {
             dofStart[a + 1] = dofStart[a] + list.get(a).joints.size();
         }
         dofs = dofStart[count];
+        selfCollide = new boolean[count];
+        base = new int[count];
+        for (int a = 0; a < count; a++) {
+            selfCollide[a] = list.get(a).selfCollide;
+            base[a] = list.get(a).base;
+        }
         articulationOf = new int[dofs];
         body = new int[dofs];
         parent = new int[dofs];

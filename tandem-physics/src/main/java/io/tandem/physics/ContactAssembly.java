@@ -12,7 +12,8 @@ import io.tandem.physics.internal.parallel.ParallelLoop;
 /*
  * Implementation notes.
  *
- * Bodies joined by a joint (or an articulation's joint) never collide with each other (as in Gazebo and Bullet: a joint's
+ * Bodies joined by a joint (or an articulation's joint), and the links of one articulation unless
+ * it self-collides, never collide with each other (as in Gazebo and Bullet: a joint's
  * bodies overlap at the joint by construction). Contacts in the form of shared/specs/physics.md
  * 1.3 (b): one CONTACT block per manifold point
  * (normal, two tangents), y_n = n . (v_B(P) - v_A(P)) + e_n >= 0, Signorini-Coulomb with the
@@ -116,18 +117,44 @@ final class ContactAssembly {
         this.compactOnly = compactOnly;
         this.broad = new BroadPhase(loop);
         Articulations art = m.articulations;
-        long[] keys = new long[m.joints + art.dofs];
+        int most = m.joints + art.dofs;
+        for (int a = 0; a < art.count; a++) {
+            int n = art.dofStart[a + 1] - art.dofStart[a];
+            most += (art.selfCollide[a] ? 0 : n * (n - 1) / 2) + (art.base[a] >= 0 ? n : 0);
+        }
+        long[] keys = new long[most];
         int nk = 0;
         for (int j = 0; j < m.joints; j++) {
             if (m.jointA[j] >= 0 && m.jointB[j] >= 0) {
                 keys[nk++] = pairKey(m.jointA[j], m.jointB[j]);
             }
         }
-        // an articulation's joints too: a link and its parent's body
+        // an articulation's joints too: a link and its parent's body (its base's for a root joint)
         for (int d = 0; d < art.dofs; d++) {
             int parent = art.parentBody(d);
+            if (parent < 0) {
+                parent = art.base[art.articulationOf[d]];
+            }
             if (art.body[d] >= 0 && parent >= 0) {
                 keys[nk++] = pairKey(art.body[d], parent);
+            }
+        }
+        // and, unless it self-collides, any two links of one articulation (Gazebo's <self_collide>
+        // false, its default: a robot's links overlap near its joints by design)
+        for (int a = 0; a < art.count; a++) {
+            if (art.selfCollide[a]) {
+                continue;
+            }
+            for (int d = art.dofStart[a]; d < art.dofStart[a + 1]; d++) {
+                for (int e = d + 1; e < art.dofStart[a + 1]; e++) {
+                    if (art.body[d] >= 0 && art.body[e] >= 0) {
+                        keys[nk++] = pairKey(art.body[d], art.body[e]);
+                    }
+                }
+                if (art.base[a] >= 0 && art.body[d] >= 0 && art.parentBody(d) >= 0) {
+                    // (the base with a root joint's child is already in)
+                    keys[nk++] = pairKey(art.body[d], art.base[a]);
+                }
             }
         }
         joined = java.util.Arrays.copyOf(keys, nk);

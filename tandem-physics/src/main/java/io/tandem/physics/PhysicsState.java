@@ -337,6 +337,55 @@ public final class PhysicsState {
         placeLinks(articulations.articulationOf[dof]);
     }
 
+    /**
+     * The Jacobian of a point on a dof's link with respect to its articulation's joints, at this
+     * state's joint positions: out (6 x n row-major, n = the articulation's joint count, in its
+     * order) maps the joint velocities to the point's velocity (rows 0-2, m/s) and the link's
+     * angular velocity (rows 3-5, rad/s), all in world axes; columns of joints that do not move
+     * the link are 0. For inverse kinematics and operational-space control. Allocates on the
+     * first call per articulation (its kinematics' scratch).
+     *
+     * @param dof the joint whose child link carries the point
+     * @param px  the point, world coordinates now, m
+     * @param out at least 6 n entries
+     */
+    public void pointJacobian(int dof, double px, double py, double pz, double[] out) {
+        int a = articulations.articulationOf[dof];
+        if (trees == null) {
+            trees = new io.tandem.physics.internal.dynamics.ArticulatedTree[articulations.count];
+        }
+        if (trees[a] == null) {
+            trees[a] = articulations.tree(a);
+        }
+        io.tandem.physics.internal.dynamics.ArticulatedTree t = trees[a];
+        int start = articulations.dofStart[a];
+        int n = t.n;
+        t.kinematics(dofPos, start);
+        java.util.Arrays.fill(out, 0, 6 * n, 0);
+        double[] axis = t.worldAxes();
+        double[] origin = t.linkOrigins();
+        for (int j = dof - start; j >= 0; j = t.parent(j)) {
+            double ax = axis[3 * j];
+            double ay = axis[3 * j + 1];
+            double az = axis[3 * j + 2];
+            if (t.type(j) == io.tandem.physics.internal.dynamics.ArticulatedTree.PRISMATIC) {
+                out[j] = ax;
+                out[n + j] = ay;
+                out[2 * n + j] = az;
+                continue;
+            }
+            double rx = px - origin[3 * j];
+            double ry = py - origin[3 * j + 1];
+            double rz = pz - origin[3 * j + 2];
+            out[j] = ay * rz - az * ry;
+            out[n + j] = az * rx - ax * rz;
+            out[2 * n + j] = ax * ry - ay * rx;
+            out[3 * n + j] = ax;
+            out[4 * n + j] = ay;
+            out[5 * n + j] = az;
+        }
+    }
+
     /** Poses articulation a's link bodies and sets their velocities from its joints. */
     private void placeLinks(int a) {
         if (trees == null) {

@@ -463,6 +463,7 @@ class ArticulationTest {
      */
     @ParameterizedTest
     @EnumSource(SolverKind.class)
+    @SuppressForbidden
     void planarBaseWithNoSlip_pushedSideways_neverSlidesUnderEverySolver(SolverKind kind) {
         double h = 0.002;
         PhysicsModel.Builder b = PhysicsModel.builder().timeStep(h).solver(solver(kind).withIterations(200));
@@ -489,8 +490,75 @@ class ArticulationTest {
             }
         }
         assertThat(worst).as("%s: lateral speed, m/s", kind).isLessThan(kind == SolverKind.SUB_ADMM ? 1e-9 : 1e-4);
+        // the exact internal row's path allocates nothing once warm
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (PhysicsEngine e = new PhysicsEngine(m)) {
+            for (int k = 0; k < 50; k++) {
+                e.step(s);
+            }
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int k = 0; k < 100; k++) {
+                e.step(s);
+            }
+            assertThat(mx.getCurrentThreadAllocatedBytes() - before).as("%s: bytes allocated by 100 steps", kind).isLessThan(1000);
+        }
         assertThat(Math.hypot(s.dofPosition(0), s.dofPosition(1))).as("%s: it moved, m", kind).isGreaterThan(0.1);
         assertThat(Math.abs(s.dofPosition(2))).as("%s: it turned, rad", kind).isGreaterThan(0.1);
+    }
+
+    /**
+     * PhysicsState.pointJacobian against finite differences of the link's pose: a point on the
+     * Panda's link 7 moved by small joint changes, one joint at a time.
+     */
+    @Test
+    void pointJacobian_pandaLink7_matchesFiniteDifferences() {
+        PhysicsModel m = panda(SolverSettings.subAdmm(30), 0.002, false, 0, 0, false, b -> { });
+        PhysicsState s = m.newState();
+        for (int i = 0; i < 7; i++) {
+            s.setDofState(i, Q_T[i], 0);
+        }
+        int body = m.dofBody(6);
+        double[] local = {0.02, -0.01, 0.3};
+        double[] p = point(s, body, local);
+        double[] jac = new double[42];
+        s.pointJacobian(6, p[0], p[1], p[2], jac);
+        double eps = 1e-7;
+        for (int j = 0; j < 7; j++) {
+            s.setDofState(j, Q_T[j] + eps, 0);
+            double[] plus = point(s, body, local);
+            double[] qPlus = s.quat.clone();
+            s.setDofState(j, Q_T[j] - eps, 0);
+            double[] minus = point(s, body, local);
+            double[] qMinus = s.quat.clone();
+            s.setDofState(j, Q_T[j], 0);
+            for (int d = 0; d < 3; d++) {
+                assertThat(jac[7 * d + j]).as("d p_%d / d q_%d", d, j).isCloseTo((plus[d] - minus[d]) / (2 * eps), within(1e-6));
+            }
+            // the angular rows: 2 vec(q+ (x) conj(q-)) / (2 eps)
+            double[] w = angular(qPlus, qMinus, 4 * body);
+            for (int d = 0; d < 3; d++) {
+                assertThat(jac[7 * (3 + d) + j]).as("omega_%d / q_%d", d, j).isCloseTo(w[d] / (2 * eps), within(1e-6));
+            }
+        }
+    }
+
+    private static double[] point(PhysicsState s, int body, double[] local) {
+        double[] out = new double[3];
+        io.tandem.physics.internal.dynamics.RigidOps.rotate(s.quat, 4 * body, local[0], local[1], local[2], out, 0);
+        return new double[] {s.pos[3 * body] + out[0], s.pos[3 * body + 1] + out[1], s.pos[3 * body + 2] + out[2]};
+    }
+
+    private static double[] angular(double[] a, double[] b, int o) {
+        double aw = a[o];
+        double ax = a[o + 1];
+        double ay = a[o + 2];
+        double az = a[o + 3];
+        double bw = b[o];
+        double bx = -b[o + 1];
+        double by = -b[o + 2];
+        double bz = -b[o + 3];
+        return new double[] {2 * (aw * bx + ax * bw + ay * bz - az * by), 2 * (aw * by - ax * bz + ay * bw + az * bx),
+                2 * (aw * bz + ax * by - ay * bx + az * bw)};
     }
 
     private static double wrap(double a) {

@@ -31,7 +31,8 @@ public final class SolversCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--scenario", defaultValue = "stir", description = "stir or pile (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--scenario", defaultValue = "stir", description = "stir (the Panda stirring spheres, the paper's),"
+            + " stir-rod (a kinematic rod stirring spheres, the earlier scene) or pile (default: ${DEFAULT-VALUE}).")
     String scenario;
 
     @Option(names = "--iterations", split = ",", defaultValue = "30,60,90", description = "Budgets (default: ${DEFAULT-VALUE}).")
@@ -41,11 +42,11 @@ public final class SolversCommand implements Callable<Integer> {
             description = "Solvers (default: ${DEFAULT-VALUE}).")
     List<SolverKind> solvers;
 
-    @Option(names = "--spheres", defaultValue = "1000", description = "Spheres in the stir scene (default: ${DEFAULT-VALUE}).")
-    int spheres;
+    @Option(names = "--spheres", description = "Spheres in the stir scene (default: 400 for stir, 1000 for stir-rod).")
+    Integer spheres;
 
-    @Option(names = "--steps", defaultValue = "240", description = "Steps of 1/240 s (default: ${DEFAULT-VALUE}).")
-    int steps;
+    @Option(names = "--steps", description = "Steps (default: 500 of 2 ms for stir, 240 of 1/240 s for stir-rod and pile).")
+    Integer steps;
 
     @Option(names = "--csv", description = "Also write the table as CSV to this file.")
     Path csv;
@@ -55,24 +56,33 @@ public final class SolversCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!scenario.equals("stir") && !scenario.equals("pile")) {
-            throw new ParameterException(spec.commandLine(), "unknown scenario '" + scenario + "': use stir or pile");
+        if (!scenario.equals("stir") && !scenario.equals("stir-rod") && !scenario.equals("pile")) {
+            throw new ParameterException(spec.commandLine(), "unknown scenario '" + scenario + "': use stir, stir-rod or pile");
         }
+        boolean panda = scenario.equals("stir");
+        int spheres = this.spheres != null ? this.spheres : panda ? 400 : 1000;
+        int steps = this.steps != null ? this.steps : panda ? 500 : 240;
+        double h = panda ? PandaStir.STEP_S : 1.0 / 240;
         PrintWriter out = spec.commandLine().getOut();
         double[][] at = new double[solvers.size()][iterations.size()];
         double[][] aa = new double[solvers.size()][iterations.size()];
+        double[][] tracking = new double[solvers.size()][iterations.size()];
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "solvers", (long) solvers.size() * iterations.size() * steps, !json);
         long doneSteps = 0;
         for (int si = 0; si < solvers.size(); si++) {
             for (int ii = 0; ii < iterations.size(); ii++) {
                 SolverSettings st = new SolverSettings(solvers.get(si), iterations.get(ii), SolverSettings.DEFAULT_KAPPA, 0, 1);
-                PhysicsModel m = scenario.equals("stir") ? PhysicsScenes.stir(spheres, 1.0 / 240, st)
-                        : PhysicsScenes.pile(10, 1.0 / 240, st);
-                PhysicsState s = m.newState();
+                PandaStir stir = panda ? PandaStir.build(spheres, st) : null;
+                PhysicsModel m = panda ? stir.model() : scenario.equals("stir-rod") ? PhysicsScenes.stir(spheres, h, st)
+                        : PhysicsScenes.pile(10, h, st);
+                PhysicsState s = panda ? stir.state() : m.newState();
                 long solveNs = 0;
                 double err = 0;
                 try (PhysicsEngine e = new PhysicsEngine(m, System::nanoTime)) {
                     for (int k = 0; k < steps; k++) {
+                        if (panda) {
+                            stir.control();
+                        }
                         e.step(s);
                         solveNs += e.lastSolveNanos();
                         err += e.lastConstraintError();
@@ -81,10 +91,16 @@ public final class SolversCommand implements Callable<Integer> {
                 }
                 at[si][ii] = solveNs / 1e6 / steps;
                 aa[si][ii] = err / steps;
+                if (panda) {
+                    tracking[si][ii] = stir.trackingError();
+                    stir.close();
+                }
                 if (json) {
-                    out.printf(Locale.ROOT, "{\"scenario\":\"%s\",\"solver\":\"%s\",\"iterations\":%d,\"steps\":%d,"
-                                    + "\"at_ms\":%.4f,\"aa\":%.6g}%n", scenario, solvers.get(si).name().toLowerCase(Locale.ROOT),
-                            iterations.get(ii), steps, at[si][ii], aa[si][ii]);
+                    out.printf(Locale.ROOT, "{\"scenario\":\"%s\",\"solver\":\"%s\",\"iterations\":%d,\"spheres\":%d,\"steps\":%d,"
+                                    + "\"step_s\":%.6g,\"at_ms\":%.4f,\"aa\":%.6g%s}%n", scenario,
+                            solvers.get(si).name().toLowerCase(Locale.ROOT), iterations.get(ii), scenario.equals("pile") ? 0 : spheres,
+                            steps, h, at[si][ii], aa[si][ii],
+                            panda ? String.format(Locale.ROOT, ",\"tip_error_m\":%.5f", tracking[si][ii]) : "");
                     out.flush();
                 }
             }
@@ -121,9 +137,10 @@ public final class SolversCommand implements Callable<Integer> {
         }
         if (!json) {
             out.println(md);
-            out.printf(Locale.ROOT, "%n%s, %d steps of 1/240 s, 1 thread; AT = solver time per step, AA = mean constraint error"
+            out.printf(Locale.ROOT, "%n%s, %d steps of %s, 1 thread; AT = solver time per step, AA = mean constraint error"
                     + " (|Jv+e| hard, Fischer-Burmeister + Coulomb residual contacts)%n",
-                    scenario.equals("stir") ? "stir with " + spheres + " spheres" : "pile", steps);
+                    panda ? "stir (the Panda) with " + spheres + " spheres" : scenario.equals("stir-rod") ? "stir-rod with "
+                            + spheres + " spheres" : "pile", steps, panda ? "2 ms" : "1/240 s");
         }
         if (csv != null) {
             Files.writeString(csv, csvText, StandardCharsets.UTF_8);

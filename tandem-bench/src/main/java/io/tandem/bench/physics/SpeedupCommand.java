@@ -15,14 +15,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tandem bench speedup}: wall time per step of the stir scene on 1 thread and on N threads,
+ * {@code tandem bench speedup}: wall time per step of the stir-rod scene on 1 thread and on N threads,
  * stepped in alternating blocks of a few steps, so that the drifting load of a shared machine
  * falls on both alike (timed one after the other, the 1-thread time alone moved by 25 % between
  * runs on the 2-core development machine). The step is bitwise the same for any thread count, so
  * both engines follow the same trajectory; the command checks that their final states are equal.
  */
 @Command(name = "speedup", mixinStandardHelpOptions = true,
-        description = "Wall time per step of the stir scene on 1 thread against --threads N (2 if not given), interleaved,"
+        description = "Wall time per step of the stir-rod scene (spheres stirred by a kinematic rod) on 1 thread against --threads N (2 if not given), interleaved,"
                 + " and their ratio.")
 public final class SpeedupCommand implements Callable<Integer> {
     /** steps per alternating block */
@@ -79,7 +79,7 @@ public final class SpeedupCommand implements Callable<Integer> {
         double msN = wallN / 1e6 / steps;
         PrintWriter out = spec.commandLine().getOut();
         if (options.json) {
-            out.printf(Locale.ROOT, "{\"scenario\":\"stir\",\"solver\":\"%s\",\"budget\":\"%s\",\"mean_iterations\":%.2f,\"spheres\":%d,"
+            out.printf(Locale.ROOT, "{\"scenario\":\"stir-rod\",\"solver\":\"%s\",\"budget\":\"%s\",\"mean_iterations\":%.2f,\"spheres\":%d,"
                             + "\"steps\":%d,\"threads\":%d,\"wall_ms_per_step_1\":%.3f,\"wall_ms_per_step_n\":%.3f,\"speedup\":%.3f,"
                             + "\"bitwise_equal\":%b,\"cores\":%d}%n",
                     options.solver().name().toLowerCase(Locale.ROOT), options.budget(), (double) iterations / steps, spheres, steps,

@@ -20,10 +20,18 @@ record StepTiming(long cpuNs, long wallNs, int steps, long iterations) {
 
     /** Steps {@code state} {@code steps} times and times it. */
     static StepTiming measure(PhysicsEngine engine, PhysicsState state, int steps) {
+        return measure(engine, state, steps, null);
+    }
+
+    /** {@link #measure(PhysicsEngine, PhysicsState, int)} with a controller run before each step (timed too), or null. */
+    static StepTiming measure(PhysicsEngine engine, PhysicsState state, int steps, Runnable control) {
         long cpu0 = MX.getCurrentThreadCpuTime();
         long wall0 = System.nanoTime();
         long iterations = 0;
         for (int k = 0; k < steps; k++) {
+            if (control != null) {
+                control.run();
+            }
             engine.step(state);
             iterations += engine.lastIterations();
         }

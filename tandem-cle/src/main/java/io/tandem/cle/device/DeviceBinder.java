@@ -67,6 +67,11 @@ public interface DeviceBinder {
         return device(scopedName, JointVelocityCommand.class);
     }
 
+    /** @return the position command of joint {@code scopedName} (a robot in joint coordinates) */
+    default JointPositionCommand jointPosition(String scopedName) {
+        return device(scopedName, JointPositionCommand.class);
+    }
+
     /** @return the twist command of the wheeled base {@code drive} */
     default TwistCommand twist(String drive) {
         return device(drive, TwistCommand.class);

@@ -4,6 +4,7 @@ import io.tandem.cle.Engine;
 import io.tandem.cle.device.CameraImage;
 import io.tandem.cle.device.Device;
 import io.tandem.cle.device.JointState;
+import io.tandem.cle.device.JointPositionCommand;
 import io.tandem.cle.device.JointVelocityCommand;
 import io.tandem.cle.device.ModelPose;
 import io.tandem.cle.device.TwistCommand;
@@ -63,6 +64,9 @@ public final class WorldEngine implements Engine {
     private long[] nextFrameNs = new long[0];
     private JointState[] stateArray = new JointState[0];
     private JointVelocityCommand[] commandArray = new JointVelocityCommand[0];
+    private final List<JointPositionCommand> positionCommands = new ArrayList<>();
+    private JointPositionCommand[] positionArray = new JointPositionCommand[0];
+    private int[] positionHandles = new int[0];
     private ModelPose[] poseArray = new ModelPose[0];
     private TwistCommand[] twistArray = new TwistCommand[0];
     private SkidSteerDrive[] driveArray = new SkidSteerDrive[0];
@@ -172,6 +176,14 @@ public final class WorldEngine implements Engine {
             commandHandles = append(commandHandles, h);
             return c;
         }
+        if (type == JointPositionCommand.class) {
+            int h = runner.jointHandle(deviceName);
+            runner.jointEffort(h); // fails now for a joint that is not in joint coordinates
+            JointPositionCommand c = new JointPositionCommand(deviceName, name);
+            positionCommands.add(c);
+            positionHandles = append(positionHandles, h);
+            return c;
+        }
         if (type == ModelPose.class) {
             if (world.model(deviceName).isEmpty()) {
                 List<String> models = new ArrayList<>();
@@ -212,6 +224,7 @@ public final class WorldEngine implements Engine {
         nextFrameNs = new long[rendererArray.length];
         stateArray = jointStates.toArray(new JointState[0]);
         commandArray = jointCommands.toArray(new JointVelocityCommand[0]);
+        positionArray = positionCommands.toArray(new JointPositionCommand[0]);
         poseArray = poses.toArray(new ModelPose[0]);
         twistArray = twists.toArray(new TwistCommand[0]);
         driveArray = drives.toArray(new SkidSteerDrive[0]);
@@ -222,6 +235,7 @@ public final class WorldEngine implements Engine {
         List<String> l = new ArrayList<>();
         l.add("ModelPose for any model");
         l.add("JointState / JointVelocityCommand by model::joint");
+        l.add("JointPositionCommand by model::joint (a robot in joint coordinates)");
         l.add("CameraImage by model::link::sensor");
         l.add("TwistCommand " + driveSpecs.keySet());
         return l;
@@ -236,6 +250,15 @@ public final class WorldEngine implements Engine {
         for (int i = 0; i < commandArray.length; i++) {
             if (commandArray[i].takeChanged()) {
                 runner.setJointVelocity(commandHandles[i], commandArray[i].velocity());
+            }
+        }
+        for (int i = 0; i < positionArray.length; i++) {
+            JointPositionCommand c = positionArray[i];
+            if (c.takeChanged()) {
+                if (!Double.isNaN(c.kp())) {
+                    runner.setJointGains(positionHandles[i], c.kp(), c.kd());
+                }
+                runner.setJointTarget(positionHandles[i], c.position(), c.velocity());
             }
         }
         for (int i = 0; i < twistArray.length; i++) {

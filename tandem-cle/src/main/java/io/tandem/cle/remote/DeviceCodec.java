@@ -3,6 +3,7 @@ package io.tandem.cle.remote;
 import io.tandem.cle.device.CameraImage;
 import io.tandem.cle.device.DcSource;
 import io.tandem.cle.device.Device;
+import io.tandem.cle.device.JointPositionCommand;
 import io.tandem.cle.device.JointState;
 import io.tandem.cle.device.JointVelocityCommand;
 import io.tandem.cle.device.LeakyIntegrator;
@@ -34,8 +35,10 @@ import io.tandem.cosim.spi.FrameWriter;
  *   TwistCommand          linear x, angular z (doubles)
  *   Multimeter            count (int), then count x (sender int, time ns long, one double per variable);
  *                         its descriptor is its record_from (strings)
+ *   JointPositionCommand  position, velocity, kp, kd (doubles; the gains NaN until set)
  * The generators' descriptors: the initial value, the resolution (ms, NaN if unknown) and the
- * initial window (start, stop, origin ms). Version 2 added the windows and the multimeter.
+ * initial window (start, stop, origin ms). Version 2 added the windows and the multimeter,
+ * version 3 the joint position command.
  * Doubles travel as raw bits, so values (NaN included) arrive bitwise. A command device's value is
  * what transfer functions last set; writing it takes nothing, reading it calls the setter (so the
  * engine applies it at its next applyInputs). A reading device's value is its front buffer (the
@@ -55,6 +58,7 @@ final class DeviceCodec {
     static final byte JOINT_VELOCITY = 9;
     static final byte TWIST = 10;
     static final byte MULTIMETER = 11;
+    static final byte JOINT_POSITION = 12;
     /** the spikes a mirror recorder preallocates (it grows by doubling) */
     private static final int MIRROR_SPIKES = 1024;
     /** the rows a mirror multimeter preallocates (it grows by doubling) */
@@ -84,6 +88,8 @@ final class DeviceCodec {
             return JOINT_STATE;
         } else if (type == ModelPose.class) {
             return MODEL_POSE;
+        } else if (type == JointPositionCommand.class) {
+            return JOINT_POSITION;
         } else if (type == JointVelocityCommand.class) {
             return JOINT_VELOCITY;
         } else if (type == TwistCommand.class) {
@@ -110,6 +116,7 @@ final class DeviceCodec {
             case JOINT_STATE: return JointState.class;
             case MODEL_POSE: return ModelPose.class;
             case JOINT_VELOCITY: return JointVelocityCommand.class;
+            case JOINT_POSITION: return JointPositionCommand.class;
             case TWIST: return TwistCommand.class;
             case MULTIMETER: return Multimeter.class;
             default: throw new IllegalArgumentException("unknown device type id " + id);
@@ -173,6 +180,7 @@ final class DeviceCodec {
             case JOINT_STATE: return new JointState(name, engine);
             case MODEL_POSE: return new ModelPose(name, engine);
             case JOINT_VELOCITY: return new JointVelocityCommand(name, engine);
+            case JOINT_POSITION: return new JointPositionCommand(name, engine);
             case TWIST: return new TwistCommand(name, engine);
             case MULTIMETER: return new Multimeter(name, engine, EngineProtocol.getStrings(r), MIRROR_SAMPLES);
             default: throw new IllegalArgumentException("unknown device type id " + id);
@@ -191,6 +199,7 @@ final class DeviceCodec {
             case POISSON: return ((PoissonSource) d).takeChanged();
             case DC: return ((DcSource) d).takeChanged();
             case JOINT_VELOCITY: return ((JointVelocityCommand) d).takeChanged();
+            case JOINT_POSITION: return ((JointPositionCommand) d).takeChanged();
             case TWIST: return ((TwistCommand) d).takeChanged();
             default: throw new IllegalArgumentException(d + " is not a command device");
         }
@@ -257,6 +266,14 @@ final class DeviceCodec {
             case JOINT_VELOCITY:
                 w.putDouble(((JointVelocityCommand) d).velocity());
                 break;
+            case JOINT_POSITION: {
+                JointPositionCommand c = (JointPositionCommand) d;
+                w.putDouble(c.position());
+                w.putDouble(c.velocity());
+                w.putDouble(c.kp());
+                w.putDouble(c.kd());
+                break;
+            }
             case TWIST:
                 w.putDouble(((TwistCommand) d).linearX());
                 w.putDouble(((TwistCommand) d).angularZ());
@@ -356,6 +373,18 @@ final class DeviceCodec {
             case JOINT_VELOCITY:
                 ((JointVelocityCommand) d).setVelocity(r.getDouble());
                 break;
+            case JOINT_POSITION: {
+                JointPositionCommand c = (JointPositionCommand) d;
+                double position = r.getDouble();
+                double velocity = r.getDouble();
+                double kp = r.getDouble();
+                double kd = r.getDouble();
+                if (!Double.isNaN(kp)) {
+                    c.setGains(kp, kd);
+                }
+                c.setTarget(position, velocity);
+                break;
+            }
             case TWIST: {
                 double linear = r.getDouble();
                 ((TwistCommand) d).set(linear, r.getDouble());

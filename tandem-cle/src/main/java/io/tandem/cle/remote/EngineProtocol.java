@@ -42,7 +42,7 @@ import java.util.List;
  */
 final class EngineProtocol {
     /** the protocol version; frames of another version are refused naming both (2: generator windows, multimeter) */
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
     static final byte ATTACH = 1;
     static final byte HELLO = 2;
     static final byte DEVICE = 3;

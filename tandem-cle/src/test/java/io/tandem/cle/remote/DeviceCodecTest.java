@@ -231,6 +231,21 @@ class DeviceCodecTest {
     }
 
     @Test
+    void roundTrip_jointPositionCommand_sameTargetGainsAndChanged() {
+        io.tandem.cle.device.JointPositionCommand d = new io.tandem.cle.device.JointPositionCommand("panda::joint4", "world");
+        d.setTarget(-1.8, 0.25);
+        io.tandem.cle.device.JointPositionCommand m = (io.tandem.cle.device.JointPositionCommand) roundTrip(d);
+        assertThat(m.position()).isEqualTo(-1.8);
+        assertThat(m.velocity()).isEqualTo(0.25);
+        assertThat(m.kp()).isNaN();
+        assertThat(m.takeChanged()).isTrue();
+        d.setGains(3500, 350);
+        m = (io.tandem.cle.device.JointPositionCommand) roundTrip(d);
+        assertThat(m.kp()).isEqualTo(3500);
+        assertThat(m.kd()).isEqualTo(350);
+    }
+
+    @Test
     void roundTrip_twistCommand_sameLinearAndAngular() {
         TwistCommand d = new TwistCommand("husky", "world");
         d.set(0.75, -1.0 / 3);
@@ -241,7 +256,7 @@ class DeviceCodecTest {
     }
 
     @Test
-    void valuesFrame_everyDeviceType_sameBytesAsProtocolVersion2Always() throws Exception {
+    void valuesFrame_everyDeviceType_sameBytesAsProtocolVersion3Always() throws Exception {
         PoissonSource poisson = new PoissonSource("eye", "brain", 1.0, 0.1, 5.0, Double.POSITIVE_INFINITY, 2.0);
         poisson.setWindowMs(10.0, 20.5, 3.0);
         DcSource dc = new DcSource("dc", "brain", -3.0);
@@ -274,11 +289,14 @@ class DeviceCodecTest {
         velocity.setVelocity(-3.5);
         TwistCommand twist = new TwistCommand("husky", "world");
         twist.set(0.75, -1.0 / 3);
-        // the digest of each device's descriptor and value frame as this codec wrote them before
-        // its writer moved to tandem-cosim's FrameWriter; a change here changes the wire format
+        io.tandem.cle.device.JointPositionCommand target = new io.tandem.cle.device.JointPositionCommand("panda::joint4", "world");
+        target.setGains(3500, 350);
+        target.setTarget(-1.8, 0.125);
+        // the digest of each device's descriptor and value frame as version 3 writes them (it added
+        // the joint position command); a change here changes the wire format
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         long seq = 1;
-        for (Device d : List.of(poisson, dc, leaky, rate, spikes, vm, camera, joint, pose, velocity, twist)) {
+        for (Device d : List.of(poisson, dc, leaky, rate, spikes, vm, camera, joint, pose, velocity, twist, target)) {
             if (!d.isCommand()) {
                 d.latch();
             }
@@ -292,7 +310,7 @@ class DeviceCodecTest {
             sha.update((byte) (frame.length - length));
         }
         assertThat(HexFormat.of().formatHex(sha.digest()))
-                .isEqualTo("03fb971e3b3833aad0c4e584d5a1366aa90fdd298f8ed51d6bb70191a90abe7e");
+                .isEqualTo("8dbfff67e7e3fca37197bae9db440c718454642525e6b381794728fc04e134ae");
     }
 
     @Test

@@ -282,6 +282,10 @@ public final class PhysicsCompiler {
                                      Map<String, Integer> bodyOfLink, List<BodyRef> bodies, Map<String, Integer> dofs,
                                      long jointId) {
         io.tandem.physics.ArticulationBuilder a = b.articulation(m.name());
+        if (!planar) {
+            // the welded root link is the robot's base: it does not collide with the links
+            a.base(bodies.get(bodyOfLink.get(Compiled.key(m.name(), root))).body());
+        }
         Map<String, Integer> jointOfChild = new LinkedHashMap<>();
         List<String> names = new ArrayList<>();
         int base = -1;

@@ -271,8 +271,10 @@ final class Delassus {
                     out[r0 + i] = pr.p[r0 + i] - out[r0 + i];
                 }
             }
-            case ConstraintProblem.LIMIT -> out[r0] = Math.max(0, pr.p[r0] - y[r0] / w[w0]);
-            case ConstraintProblem.BOXED -> out[r0] = Math.min(pr.hi[r0], Math.max(pr.lo[r0], pr.p[r0] - y[r0] / w[w0]));
+            // (W > 0 but for a row no velocity can move: two links of one robot that cannot part)
+            case ConstraintProblem.LIMIT -> out[r0] = w[w0] > 0 ? Math.max(0, pr.p[r0] - y[r0] / w[w0]) : pr.p[r0];
+            case ConstraintProblem.BOXED -> out[r0] = w[w0] > 0
+                    ? Math.min(pr.hi[r0], Math.max(pr.lo[r0], pr.p[r0] - y[r0] / w[w0])) : pr.p[r0];
             case ConstraintProblem.CONTACT -> {
                 // normal with its own diagonal, then the tangent pair against the isotropic metric
                 // wBar = lambda_max(W_tt), accounting for the normal change, then the Coulomb disk.
@@ -280,6 +282,10 @@ final class Delassus {
                 // fixed point slides with friction not opposite to the slip (a block on a 40 degree
                 // incline travelled 4 % too far). With a scalar metric the fixed point satisfies
                 // y_t = -c p_t, the maximal-dissipation law, exactly.
+                if (!(w[w0] > 0) || !(wFactor[w0] > 0)) {
+                    System.arraycopy(pr.p, r0, out, r0, 3);
+                    return;
+                }
                 double pn = Math.max(0, pr.p[r0] - y[r0] / w[w0]);
                 double dpn = pn - pr.p[r0];
                 double y1 = y[r0 + 1] + w[w0 + 3] * dpn;
