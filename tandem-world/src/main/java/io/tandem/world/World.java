@@ -52,7 +52,7 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param line     line of the model element in the source
      */
     public record Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line,
-                        Coordinates coordinates) {
+                        Coordinates coordinates, List<Controller> controllers) {
         /**
          * Tandem's extension element of a model (SDF: in the model; URDF: in a robot-level gazebo
          * element) choosing its {@link Coordinates}: {@code joint} (the default), {@code maximal}
@@ -63,12 +63,68 @@ public record World(String name, String source, double gravityX, double gravityY
         public Model {
             links = List.copyOf(links);
             joints = List.copyOf(joints);
+            controllers = List.copyOf(controllers);
         }
 
-        /** A model in the default coordinates. */
+        /** A model in the default coordinates, without controllers. */
         public Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line) {
-            this(name, isStatic, pose, links, joints, line, Coordinates.JOINT);
+            this(name, isStatic, pose, links, joints, line, Coordinates.JOINT, List.of());
         }
+
+        /** A model without controllers. */
+        public Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line,
+                     Coordinates coordinates) {
+            this(name, isStatic, pose, links, joints, line, coordinates, List.of());
+        }
+    }
+
+    /**
+     * One of Gazebo's joint-driving systems read from a model's {@code <plugin>} (gz-sim's
+     * DiffDrive, JointPositionController and JointController), with the joints it drives (scoped
+     * names inside the model).
+     */
+    public sealed interface Controller permits DiffDrive, JointPositionController, JointVelocityController {
+        /** @return the file line of its plugin element */
+        int line();
+    }
+
+    /**
+     * gz-sim's DiffDrive: a twist (forward m/s, yaw rate rad/s) becomes wheel speeds
+     * (v -+ w s / 2) / r on the left and right joints, which it commands as velocities.
+     *
+     * @param leftJoints      wheel joints on the left
+     * @param rightJoints     wheel joints on the right
+     * @param wheelSeparation s, m
+     * @param wheelRadius     r, m
+     */
+    public record DiffDrive(List<String> leftJoints, List<String> rightJoints, double wheelSeparation, double wheelRadius,
+                            int line) implements Controller {
+        public DiffDrive {
+            leftJoints = List.copyOf(leftJoints);
+            rightJoints = List.copyOf(rightJoints);
+        }
+    }
+
+    /**
+     * gz-sim's JointPositionController: a joint held at a commanded position by a PD (here the
+     * engine's implicit joint-space PD of a robot in joint coordinates).
+     *
+     * @param joint           the joint
+     * @param pGain           N m/rad (N/m)
+     * @param dGain           N m s/rad (N s/m)
+     * @param initialPosition the command before any is given, rad or m
+     */
+    public record JointPositionController(String joint, double pGain, double dGain, double initialPosition, int line)
+            implements Controller {
+    }
+
+    /**
+     * gz-sim's JointController: a joint driven at a commanded velocity (here a velocity motor).
+     *
+     * @param joint           the joint
+     * @param initialVelocity the command before any is given, rad/s or m/s
+     */
+    public record JointVelocityController(String joint, double initialVelocity, int line) implements Controller {
     }
 
     /** How the physics compiler steps a model with joints. */

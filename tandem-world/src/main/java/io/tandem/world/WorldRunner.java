@@ -93,6 +93,9 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     /** planar bases (World.Coordinates.PLANAR): their model's name and x, y and yaw dofs */
     private String[] baseModel = new String[0];
     private int[] baseDofs = new int[0];
+    private final Map<String, int[]> twistWheels = new HashMap<>();
+    private final Map<String, World.DiffDrive> twistDrives = new HashMap<>();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WorldRunner.class);
     /** a planar base's velocity servo reaches its command with this time constant, s */
     static final double BASE_SERVO_S = 0.05;
     private VisualScene visualScene;
@@ -409,6 +412,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
 
     /** A new physics model for the loaded set; bodies and joints that stay keep their state. */
     private void rebuild(LevelManager.Changes changes) {
+        java.util.Set<String> handedOver = new java.util.HashSet<>(imports.keySet());
         PhysicsCompiler.Compiled next = PhysicsCompiler.compile(world, levels.loadedModels(), solver);
         PhysicsModel pm = next.model();
         PhysicsState s = pm.newState();
@@ -482,6 +486,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             Integer d = next.dofs().get(PhysicsCompiler.Compiled.key(model, name.substring(model.length() + 2)));
             dofOfHandle[h] = d == null ? -1 : d;
         }
+        startControllers(changes, handedOver);
         // the pose readers' tables: each model's first link in the new model
         for (int mi = 0; mi < firstBody.length; mi++) {
             World.Model m = world.models().get(mi);
@@ -828,6 +833,109 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                     + " (one pinned to the world by a fixed joint, its other joints revolute, continuous or prismatic)"));
         }
         return d;
+    }
+
+    /**
+     * Gazebo's joint controllers of models this rebuild created fresh (not handed over: those bring
+     * their commands): a JointPositionController's gains and initial position on its joint, a
+     * JointController's initial velocity on its motor.
+     */
+    private void startControllers(LevelManager.Changes changes, java.util.Set<String> handedOver) {
+        for (String name : changes.createdModels()) {
+            World.Model m = models.get(name);
+            if (m == null || m.controllers().isEmpty() || handedOver.contains(name)) {
+                continue;
+            }
+            for (World.Controller c : m.controllers()) {
+                if (c instanceof World.JointPositionController p) {
+                    int h = joints().handle(name + "::" + p.joint());
+                    if (dof(h) < 0) {
+                        LOG.warn("{}:{}: JointPositionController on joint '{}' of model '{}' does nothing: its model is not a"
+                                + " robot in joint coordinates (pinned to the world by a fixed joint, its other joints"
+                                + " revolute, continuous or prismatic)", world.source(), p.line(), p.joint(), name);
+                        continue;
+                    }
+                    setJointGains(h, p.pGain(), p.dGain());
+                    setJointTarget(h, p.initialPosition(), 0);
+                } else if (c instanceof World.JointVelocityController v) {
+                    setJointVelocity(joints().handle(name + "::" + v.joint()), v.initialVelocity());
+                }
+            }
+        }
+    }
+
+    /** A model's DiffDrive and its wheels' joint handles (left, then right), or null. */
+    private int[] diffDrive(String model, World.DiffDrive[] out) {
+        World.Model m = models.get(model);
+        if (m == null) {
+            return null;
+        }
+        for (World.Controller c : m.controllers()) {
+            if (c instanceof World.DiffDrive d) {
+                int[] h = new int[d.leftJoints().size() + d.rightJoints().size()];
+                int k = 0;
+                for (String j : d.leftJoints()) {
+                    h[k++] = joints().handle(model + "::" + j);
+                }
+                for (String j : d.rightJoints()) {
+                    h[k++] = joints().handle(model + "::" + j);
+                }
+                out[0] = d;
+                return h;
+            }
+        }
+        return null;
+    }
+
+    /** @return whether {@link #setTwist} drives this model: it has a DiffDrive or is a planar base */
+    public boolean hasTwistDrive(String model) {
+        if (java.util.Arrays.asList(baseModel).contains(model)) {
+            return true;
+        }
+        World.Model m = models.get(model);
+        return m != null && m.controllers().stream().anyMatch(c -> c instanceof World.DiffDrive);
+    }
+
+    /**
+     * Drives a wheeled model by a twist (Gazebo's cmd_vel): a model with gz-sim's DiffDrive gets
+     * wheel speeds (v -+ w s / 2) / r on its left and right wheel joints (their velocity motors,
+     * clamped to the joints' velocity limits); a planar base gets {@link #setBaseVelocity}. The
+     * command stays until changed. Allocates nothing after the first call for a model.
+     *
+     * @param model   the model
+     * @param forward m/s
+     * @param yawRate rad/s, positive turning left
+     * @throws IllegalArgumentException for a model with neither, or a value that is not finite
+     */
+    public void setTwist(String model, double forward, double yawRate) {
+        if (!Double.isFinite(forward) || !Double.isFinite(yawRate)) {
+            throw new IllegalArgumentException("model '" + model + "': twist must be finite, got " + forward + ", " + yawRate);
+        }
+        for (String b : baseModel) {
+            if (b.equals(model)) {
+                setBaseVelocity(model, forward, yawRate);
+                return;
+            }
+        }
+        int[] wheels = twistWheels.get(model);
+        World.DiffDrive d = twistDrives.get(model);
+        if (wheels == null) {
+            World.DiffDrive[] found = new World.DiffDrive[1];
+            wheels = diffDrive(model, found);
+            if (wheels == null) {
+                throw new IllegalArgumentException("model '" + model + "' has no DiffDrive plugin and is not a planar base: nothing"
+                        + " turns a twist into its motion");
+            }
+            d = found[0];
+            twistWheels.put(model, wheels);
+            twistDrives.put(model, d);
+        }
+        double left = (forward - 0.5 * yawRate * d.wheelSeparation()) / d.wheelRadius();
+        double right = (forward + 0.5 * yawRate * d.wheelSeparation()) / d.wheelRadius();
+        int nl = d.leftJoints().size();
+        for (int k = 0; k < wheels.length; k++) {
+            setJointVelocity(wheels[k], k < nl ? left : right);
+        }
     }
 
     /**

@@ -200,13 +200,15 @@ public final class WorldEngine implements Engine {
         }
         if (type == TwistCommand.class) {
             DriveSpec s = driveSpecs.get(deviceName);
-            if (s == null) {
+            if (s == null && !runner.hasTwistDrive(deviceName)) {
                 throw new IllegalArgumentException("no skid-steer drive '" + deviceName + "'; declared: " + driveSpecs.keySet()
-                        + " (declare one with WorldEngine.Builder.skidSteer)");
+                        + " (declare one with WorldEngine.Builder.skidSteer), and no model of that name with a DiffDrive"
+                        + " plugin or planar coordinates");
             }
             TwistCommand t = new TwistCommand(deviceName, name);
             twists.add(t);
-            drives.add(buildDrive(s));
+            // null: the model's own DiffDrive or planar base (WorldRunner.setTwist)
+            drives.add(s == null ? null : buildDrive(s));
             return t;
         }
         return null;
@@ -237,7 +239,7 @@ public final class WorldEngine implements Engine {
         l.add("JointState / JointVelocityCommand by model::joint");
         l.add("JointPositionCommand by model::joint (a robot in joint coordinates)");
         l.add("CameraImage by model::link::sensor");
-        l.add("TwistCommand " + driveSpecs.keySet());
+        l.add("TwistCommand " + driveSpecs.keySet() + " or a model with a DiffDrive plugin or planar coordinates");
         return l;
     }
 
@@ -263,7 +265,11 @@ public final class WorldEngine implements Engine {
         }
         for (int i = 0; i < twistArray.length; i++) {
             if (twistArray[i].takeChanged()) {
-                driveArray[i].setTwist(twistArray[i].linearX(), twistArray[i].angularZ());
+                if (driveArray[i] == null) {
+                    runner.setTwist(twistArray[i].name(), twistArray[i].linearX(), twistArray[i].angularZ());
+                } else {
+                    driveArray[i].setTwist(twistArray[i].linearX(), twistArray[i].angularZ());
+                }
             }
         }
     }

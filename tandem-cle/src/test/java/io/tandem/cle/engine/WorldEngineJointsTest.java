@@ -61,4 +61,52 @@ class WorldEngineJointsTest {
                     .hasMessageContaining("not a robot in joint coordinates");
         }
     }
+
+    /** A TwistCommand of a model with gz-sim's DiffDrive plugin drives it (no skid-steer declared). */
+    @Test
+    void twistCommand_diffDriveVehicle_drivesForward() {
+        World w = io.tandem.world.sdf.SdfLoader.load(new java.io.ByteArrayInputStream("""
+                <sdf version="1.9"><world name="w"><physics><max_step_size>0.002</max_step_size></physics>
+                  <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane>
+                    <normal>0 0 1</normal><size>100 100</size></plane></geometry></collision></link></model>
+                  <model name="cart"><pose>0 0 0.2 0 0 0</pose>
+                    <link name="chassis"><inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+                      <collision name="c"><geometry><box><size>0.6 0.3 0.1</size></box></geometry></collision></link>
+                    <link name="left"><pose>0.2 0.25 0 -1.5707963 0 0</pose>
+                      <inertial><mass>0.5</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+                      <collision name="c"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision></link>
+                    <link name="right"><pose>0.2 -0.25 0 -1.5707963 0 0</pose>
+                      <inertial><mass>0.5</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+                      <collision name="c"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision></link>
+                    <link name="caster"><pose>-0.25 0 -0.1 0 0 0</pose>
+                      <inertial><mass>0.2</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
+                      <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry>
+                        <surface><friction><ode><mu>0</mu></ode></friction></surface></collision></link>
+                    <joint name="l" type="revolute"><parent>chassis</parent><child>left</child><axis><xyz>0 0 1</xyz></axis></joint>
+                    <joint name="r" type="revolute"><parent>chassis</parent><child>right</child><axis><xyz>0 0 1</xyz></axis></joint>
+                    <joint name="c" type="ball"><parent>chassis</parent><child>caster</child></joint>
+                    <plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">
+                      <left_joint>l</left_joint><right_joint>r</right_joint>
+                      <wheel_separation>0.5</wheel_separation><wheel_radius>0.2</wheel_radius>
+                    </plugin>
+                  </model>
+                </world></sdf>
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "cart.sdf", x -> { });
+        try (WorldEngine e = WorldEngine.builder("world", w).build()) {
+            io.tandem.cle.device.TwistCommand twist = e.device("cart", io.tandem.cle.device.TwistCommand.class);
+            io.tandem.cle.device.ModelPose pose = e.device("cart", io.tandem.cle.device.ModelPose.class);
+            e.publishOutputs();
+            pose.latch();
+            double x0 = pose.x();
+            twist.set(0.5, 0);
+            for (int k = 0; k < 50; k++) {
+                e.applyInputs();
+                e.advance(20 * MS);
+                e.publishOutputs();
+                pose.latch();
+            }
+            // 1 s at 0.5 m/s, the first moments spent spinning the wheels up
+            assertThat(pose.x() - x0).as("forward, m").isBetween(0.3, 0.55);
+        }
+    }
 }

@@ -34,6 +34,11 @@ import java.util.function.Consumer;
  * ignition::gazebo dummy plugin's <performer>s and <level>s (only the first such plugin, like
  * Gazebo's LevelManager).
  *
+ * Joint controllers: gz-sim's DiffDrive, JointPositionController and JointController plugins in a
+ * model become World.Controllers; the joints DiffDrive and JointController drive by velocity get a
+ * velocity motor bounded by their <effort> (or DRIVE_EFFORT without one), as Gazebo commands their
+ * velocity outright. The runner applies them (WorldRunner.setTwist, the initial commands).
+ *
  * Velocity motors: SDF has no element for them (Gazebo drives joints from plugins), so a joint
  * opts in with Tandem's extension element <tandem:velocity_motor/> (SDF keeps and ignores custom
  * elements with a namespace prefix; declare xmlns:tandem on <sdf> for libsdformat). Its force
@@ -52,9 +57,9 @@ import java.util.function.Consumer;
  * warning.
  *
  * Not supported, reported once per kind with file:line and skipped: meshes and other geometry
- * (that collision or visual is dropped), plugins other than the level plugin and the systems
- * Tandem's pipeline replaces (physics, scene broadcaster, user commands), <include> (no model
- * database here), actors. Refused, because the world would not run as written: joint kinds Tandem
+ * (that collision or visual is dropped), plugins other than the level plugin, the joint
+ * controllers above and the systems Tandem's pipeline replaces (physics, scene broadcaster, user
+ * commands), actors. Refused, because the world would not run as written: joint kinds Tandem
  * does not simulate, a joint whose links are missing, malformed numbers, duplicate model names.
  */
 
@@ -361,14 +366,22 @@ public final class SdfLoader {
         boolean isStatic = flag(e.child("static"));
         List<World.Link> links = new ArrayList<>();
         List<World.Joint> joints = new ArrayList<>();
-        flatten(e, name, pose, "", isStatic, links, joints);
-        return new World.Model(name, isStatic, pose, links, joints, e.line,
-                messages.coordinates(e.child(World.Model.COORDINATES_ELEMENT)));
+        List<Element> plugins = new ArrayList<>();
+        flatten(e, name, pose, "", isStatic, links, joints, plugins);
+        List<World.Controller> controllers = new ArrayList<>();
+        for (Element p2 : plugins) {
+            World.Controller c = controller(p2, name, joints);
+            if (c != null) {
+                controllers.add(c);
+            }
+        }
+        return new World.Model(name, isStatic, pose, links, motorize(joints, controllers), e.line,
+                messages.coordinates(e.child(World.Model.COORDINATES_ELEMENT)), controllers);
     }
 
     /** Adds a model scope's links and joints (nested models recursively) with scoped names. */
     private void flatten(Element model, String modelName, Pose modelPose, String prefix, boolean isStatic,
-                         List<World.Link> links, List<World.Joint> joints) {
+                         List<World.Link> links, List<World.Joint> joints, List<Element> plugins) {
         Frames frames = new Frames(model, modelName);
         for (Element e : model.children) {
             switch (e.name) {
@@ -376,11 +389,17 @@ public final class SdfLoader {
                 case "model" -> {
                     String nested = required(e, "name");
                     Pose nestedPose = modelPose.compose(frames.pose(nested));
-                    flatten(e, modelName, nestedPose, prefix + nested + "::", isStatic || flag(e.child("static")), links, joints);
+                    flatten(e, modelName, nestedPose, prefix + nested + "::", isStatic || flag(e.child("static")), links, joints,
+                            plugins);
                 }
                 case "plugin" -> {
                     String pname = e.attribute("name");
-                    warn(e, "plugin:" + pname, "plugin '" + pname + "' (" + e.attribute("filename") + ") is not supported: skipped");
+                    if (controllerKind(e) != null) {
+                        // read once the model's joints are known (model())
+                        plugins.add(e);
+                    } else {
+                        warn(e, "plugin:" + pname, "plugin '" + pname + "' (" + e.attribute("filename") + ") is not supported: skipped");
+                    }
                 }
                 default -> {
                     // joints after all links of the scope (below); pose, static, frame are read elsewhere
@@ -673,6 +692,141 @@ public final class SdfLoader {
         }
         return new World.Joint(name, kind, parent, child, jointWorld, axis[0] / len, axis[1] / len, axis[2] / len,
                 lower, upper, damping, e.line, effort, velocityLimit, motor);
+    }
+
+    /** the most torque (force) of a wheel or joint a Gazebo controller drives by velocity when the file gives none, N m (N) */
+    static final double DRIVE_EFFORT = 1e4;
+
+    /** @return "diff_drive", "joint_position" or "joint_velocity" for gz-sim's systems of those names, else null */
+    private static String controllerKind(Element plugin) {
+        String name = plugin.attribute("name") == null ? "" : plugin.attribute("name");
+        String file = plugin.attribute("filename") == null ? "" : plugin.attribute("filename");
+        String id = name + " " + file;
+        if (id.contains("DiffDrive") || id.contains("diff-drive-system")) {
+            return "diff_drive";
+        }
+        if (id.contains("JointPositionController") || id.contains("joint-position-controller-system")) {
+            return "joint_position";
+        }
+        if (id.contains("JointController") || id.contains("joint-controller-system")) {
+            return "joint_velocity";
+        }
+        return null;
+    }
+
+    /**
+     * One of gz-sim's joint controllers (World.Controller) with its parameters; the joints it names
+     * must be the model's revolute, continuous or prismatic joints. Parameters Tandem does not use
+     * (topics, odometry, PID integral terms, limits of the command) are warned once and ignored.
+     */
+    private World.Controller controller(Element p, String model, List<World.Joint> joints) {
+        String kind = controllerKind(p);
+        java.util.function.Function<Element, String> joint = j -> {
+            String n = j.text().trim();
+            for (World.Joint wj : joints) {
+                if (wj.name().equals(n) || wj.name().endsWith("::" + n)) {
+                    if (wj.kind() == World.JointKind.BALL || wj.kind() == World.JointKind.FIXED) {
+                        throw error(j, "<" + j.name + "> '" + n + "' is a " + wj.kind().name().toLowerCase(Locale.ROOT)
+                                + " joint: the controller needs a revolute, continuous or prismatic joint");
+                    }
+                    return wj.name();
+                }
+            }
+            List<String> names = new ArrayList<>();
+            for (World.Joint wj : joints) {
+                names.add(wj.name());
+            }
+            throw error(j, "<" + j.name + "> names joint '" + n + "', which model '" + model + "' does not have; it has " + names);
+        };
+        Set<String> used = Set.of("left_joint", "right_joint", "wheel_separation", "wheel_radius", "joint_name", "p_gain",
+                "d_gain", "initial_position", "initial_velocity");
+        for (Element c : p.children) {
+            if (!used.contains(c.name)) {
+                warn(c, "controller:" + c.name, "<" + c.name + "> of " + p.attribute("name") + " is not used by Tandem: ignored");
+            }
+        }
+        switch (kind) {
+            case "diff_drive" -> {
+                List<String> left = new ArrayList<>();
+                List<String> right = new ArrayList<>();
+                for (Element j : p.children("left_joint")) {
+                    left.add(joint.apply(j));
+                }
+                for (Element j : p.children("right_joint")) {
+                    right.add(joint.apply(j));
+                }
+                if (left.isEmpty() || right.isEmpty()) {
+                    throw error(p, "DiffDrive needs a <left_joint> and a <right_joint>");
+                }
+                double separation = number(p, "wheel_separation", 1.0);
+                double radius = number(p, "wheel_radius", 0.2);
+                if (!(separation > 0) || !(radius > 0)) {
+                    throw error(p, "DiffDrive needs <wheel_separation> and <wheel_radius> > 0, got " + separation + ", " + radius);
+                }
+                return new World.DiffDrive(left, right, separation, radius, p.line);
+            }
+            case "joint_position" -> {
+                Element j = p.child("joint_name");
+                if (j == null) {
+                    throw error(p, "JointPositionController needs a <joint_name>");
+                }
+                return new World.JointPositionController(joint.apply(j), number(p, "p_gain", 1), number(p, "d_gain", 0),
+                        number(p, "initial_position", 0), p.line);
+            }
+            default -> {
+                Element j = p.child("joint_name");
+                if (j == null) {
+                    throw error(p, "JointController needs a <joint_name>");
+                }
+                return new World.JointVelocityController(joint.apply(j), number(p, "initial_velocity", 0), p.line);
+            }
+        }
+    }
+
+    /** A plugin parameter as a finite number, or the default when absent. */
+    private double number(Element plugin, String child, double otherwise) {
+        Element c = plugin.child(child);
+        if (c == null) {
+            return otherwise;
+        }
+        try {
+            double v = Double.parseDouble(c.text().trim());
+            if (Double.isFinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // below
+        }
+        throw error(c, "<" + child + "> must be a finite number, got '" + c.text().trim() + "'");
+    }
+
+    /**
+     * The joints a DiffDrive or JointController drives by velocity get a velocity motor (Gazebo
+     * commands their velocity outright): its bound is the joint's effort limit, or {@link #DRIVE_EFFORT}.
+     */
+    private static List<World.Joint> motorize(List<World.Joint> joints, List<World.Controller> controllers) {
+        Set<String> driven = new java.util.HashSet<>();
+        for (World.Controller c : controllers) {
+            if (c instanceof World.DiffDrive d) {
+                driven.addAll(d.leftJoints());
+                driven.addAll(d.rightJoints());
+            } else if (c instanceof World.JointVelocityController v) {
+                driven.add(v.joint());
+            }
+        }
+        if (driven.isEmpty()) {
+            return joints;
+        }
+        List<World.Joint> out = new ArrayList<>();
+        for (World.Joint j : joints) {
+            if (driven.contains(j.name()) && !j.motor()) {
+                double effort = j.effort() > 0 && Double.isFinite(j.effort()) ? j.effort() : DRIVE_EFFORT;
+                j = new World.Joint(j.name(), j.kind(), j.parent(), j.child(), j.pose(), j.axisX(), j.axisY(), j.axisZ(),
+                        j.lower(), j.upper(), j.damping(), j.line(), effort, j.velocityLimit(), true);
+            }
+            out.add(j);
+        }
+        return out;
     }
 
     /** A motorized joint needs an axis and a finite effort (its force bound). */
