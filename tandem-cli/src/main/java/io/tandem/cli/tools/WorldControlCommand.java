@@ -28,18 +28,20 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tandem world-control WORLD pause|resume|step [N]|set-performer MODEL}: sends a command to the primary of a
- * distributed world (which passes it on to every secondary) and prints its answer. Retries while
+ * {@code tandem world-control WORLD pause|resume|step [N]|set-performer MODEL|twist MODEL V W|joint-target
+ * MODEL::JOINT Q [QD]}: sends a command to the primary of a distributed world (which passes it on to
+ * every secondary; a twist or joint target reaches the one simulating the model) and prints its answer. Retries while
  * the primary is not reachable yet, up to {@code --timeout-s}. {@code watch [N]} prints the next N
  * scenes the primary publishes (the first is the last one published) as CSV pose rows, in the
  * format of {@code tandem sim --record}. Runs on the calling thread.
  */
 @Command(name = "world-control", mixinStandardHelpOptions = true,
         description = {"Pauses, resumes or single-steps a distributed world run by 'tandem sim --network-role primary', makes"
-            + " a model a performer (Gazebo's level/set_performer), or prints the scenes the primary publishes (every"
-            + " loaded model's pose, as CSV rows like --record's).",
+            + " a model a performer (Gazebo's level/set_performer), drives a robot (a twist, Gazebo's cmd_vel; a joint"
+            + " target), or prints the scenes the primary publishes (every loaded model's pose, as CSV rows like --record's).",
             "Example: tandem world-control relay pause; tandem world-control relay step 10; tandem world-control relay resume;"
-            + " tandem world-control relay set-performer crate_2; tandem world-control relay watch 5"})
+            + " tandem world-control relay set-performer crate_2; tandem world-control relay watch 5;"
+            + " tandem world-control levels twist vehicle_blue 1.0 0.3; tandem world-control w joint-target arm::elbow 0.5"})
 public final class WorldControlCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -50,13 +52,21 @@ public final class WorldControlCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world's name (its <world name=...>).")
     private String world;
 
-    @Parameters(index = "1", paramLabel = "COMMAND", description = "pause, resume, step, set-performer or watch.")
+    @Parameters(index = "1", paramLabel = "COMMAND", description = "pause, resume, step, set-performer, twist, joint-target"
+            + " or watch.")
     private String command;
 
-    @Parameters(index = "2", paramLabel = "ARG", arity = "0..1",
+    @Parameters(index = "2..*", paramLabel = "ARG", arity = "0..3",
             description = "step: iterations to run while paused (default: 1); watch: scenes to print (default: 1);"
-                + " set-performer: the model that becomes a performer.")
-    private String argument;
+                + " set-performer: the model that becomes a performer; twist: MODEL FORWARD (m/s) YAW_RATE (rad/s), for a"
+                + " model with a DiffDrive plugin or planar coordinates; joint-target: MODEL::JOINT POSITION [VELOCITY],"
+                + " for a robot in joint coordinates.")
+    private java.util.List<String> arguments;
+
+    /** @return the arguments joined by spaces, or null without any */
+    private String argument() {
+        return arguments == null || arguments.isEmpty() ? null : String.join(" ", arguments);
+    }
 
     @Option(names = "--registry", paramLabel = "URI", defaultValue = RegistryUris.DEFAULT,
             converter = RegistryUris.Connect.class, description = "The run's registry (default: ${DEFAULT-VALUE}).")
@@ -80,7 +90,7 @@ public final class WorldControlCommand implements Callable<Integer> {
         }
         byte[] call;
         try {
-            call = DistributedPrimary.encodeControl(command, argument);
+            call = DistributedPrimary.encodeControl(command, argument());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -117,12 +127,12 @@ public final class WorldControlCommand implements Callable<Integer> {
     private int watch() throws InterruptedException {
         long count;
         try {
-            count = argument == null ? 1 : Long.parseLong(argument.trim());
+            count = argument() == null ? 1 : Long.parseLong(argument().trim());
         } catch (NumberFormatException e) {
             count = 0;
         }
         if (count < 1) {
-            throw new ParameterException(spec.commandLine(), "watch needs a number N >= 1 of scenes, got '" + argument + "'");
+            throw new ParameterException(spec.commandLine(), "watch needs a number N >= 1 of scenes, got '" + argument() + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
         String uri = partition == null ? registry : registry + "?partition=" + partition;

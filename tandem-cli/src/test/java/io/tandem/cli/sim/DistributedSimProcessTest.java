@@ -345,6 +345,12 @@ class DistributedSimProcessTest {
             assertThat(sceneAt).isBetween(pausedAt + 7 - 60, pausedAt + 7);
             assertThat(rows.subList(1, rows.size())).allMatch(r -> r.startsWith(sceneAt + ","))
                     .anyMatch(r -> r.contains(",rover_a,")).anyMatch(r -> r.contains(",rover_b,"));
+            // a twist for a model that has no DiffDrive: refused, naming why (Gazebo's levels vehicles have one)
+            StringWriter twistOut = new StringWriter();
+            int twist = TandemCli.execute(new PrintWriter(twistOut, true), new PrintWriter(new StringWriter(), true),
+                    "world-control", "relay", "twist", "rover_a", "1", "0", "--registry", reg.uri(), "--partition", partition);
+            assertThat(twist).isEqualTo(1);
+            assertThat(twistOut.toString()).contains("relay: error: twist: model 'rover_a' has no DiffDrive plugin");
             assertThat(control(reg.uri(), partition, "set-performer", "crate_2")).isZero();
             assertThat(control(reg.uri(), partition, "step", "1")).isZero();
             // crate_2 is in level b0, loaded on perf_b's secondary (the first-step rule: secondary-2)

@@ -39,7 +39,7 @@ import java.util.List;
 
 /** The messages of a distributed world and their codec. Stateless; allocates what it decodes. */
 final class DistributedMessages {
-    static final int VERSION = 6;
+    static final int VERSION = 7;
     /** a contact warm start on the wire: two (body id, shape) pairs, the feature, three impulses */
     private static final int CONTACT_BYTES = 2 * (8 + 4) + 4 + 3 * 8;
     private static final byte KIND_HELLO = 1;
@@ -73,14 +73,22 @@ final class DistributedMessages {
 
     /** primary -> secondaries, once per iteration. */
     record Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, boolean allStates, List<String> secondaries,
-                List<Affinities.Change> affinity, List<String> release, List<Handover> handovers, List<String> runtimePerformers)
-            implements Message {
+                List<Affinities.Change> affinity, List<String> release, List<Handover> handovers, List<String> runtimePerformers,
+                List<Control> robotCommands) implements Message {
         Step {
             secondaries = List.copyOf(secondaries);
             affinity = List.copyOf(affinity);
             release = List.copyOf(release);
             handovers = List.copyOf(handovers);
             runtimePerformers = List.copyOf(runtimePerformers);
+            robotCommands = List.copyOf(robotCommands);
+        }
+
+        /** A step without robot commands. */
+        Step(long iteration, long simTimeNs, long stepSizeNs, boolean paused, boolean allStates, List<String> secondaries,
+             List<Affinities.Change> affinity, List<String> release, List<Handover> handovers, List<String> runtimePerformers) {
+            this(iteration, simTimeNs, stepSizeNs, paused, allStates, secondaries, affinity, release, handovers, runtimePerformers,
+                    List.of());
         }
     }
 
@@ -106,16 +114,25 @@ final class DistributedMessages {
     record Refuse(String secondary, String reason) implements Message {
     }
 
-    /** Commands to the primary. */
-    enum Command { PAUSE, RESUME, STEP, SET_PERFORMER }
+    /**
+     * Commands to the primary. The last two drive a robot: the primary passes them on with the next
+     * step to the secondaries, and the one simulating the model applies them before that step.
+     */
+    enum Command { PAUSE, RESUME, STEP, SET_PERFORMER, TWIST, JOINT_TARGET }
 
     /**
-     * anyone -> primary: pause, resume, (while paused) step count iterations, or make model a
-     * runtime performer; count and model are only read by the commands that use them.
+     * anyone -> primary: pause, resume, (while paused) step count iterations, make model a
+     * runtime performer, drive model by a twist (a: forward m/s, b: yaw rate rad/s), or set the
+     * target of joint model::joint (a: position, b: velocity); count, model, a and b are only read
+     * by the commands that use them.
      */
-    record Control(Command command, long count, String model) implements Message {
+    record Control(Command command, long count, String model, double a, double b) implements Message {
         Control(Command command, long count) {
             this(command, count, "");
+        }
+
+        Control(Command command, long count, String model) {
+            this(command, count, model, 0, 0);
         }
     }
 
@@ -134,7 +151,11 @@ final class DistributedMessages {
             }
             w.putStrings(s.release());
             putHandovers(w, s.handovers());
-            return w.putStrings(s.runtimePerformers()).toByteArray();
+            w.putStrings(s.runtimePerformers()).putInt(s.robotCommands().size());
+            for (Control c : s.robotCommands()) {
+                putControl(w, c);
+            }
+            return w.toByteArray();
         }
         if (m instanceof Ack a) {
             FrameWriter w = begin(KIND_ACK).putString(a.secondary()).putLong(a.iteration()).putLong(a.stepNs())
@@ -148,8 +169,22 @@ final class DistributedMessages {
         if (m instanceof Refuse r) {
             return begin(KIND_REFUSE).putString(r.secondary()).putString(r.reason()).toByteArray();
         }
-        Control c = (Control) m;
-        return begin(KIND_CONTROL).putByte(c.command().ordinal()).putLong(c.count()).putString(c.model()).toByteArray();
+        return putControl(begin(KIND_CONTROL), (Control) m).toByteArray();
+    }
+
+    private static FrameWriter putControl(FrameWriter w, Control c) {
+        return w.putByte(c.command().ordinal()).putLong(c.count()).putString(c.model()).putDouble(c.a()).putDouble(c.b());
+    }
+
+    private static Control control(FrameReader b) {
+        int c = b.getByte();
+        if (c < 0 || c >= Command.values().length) {
+            throw new IllegalArgumentException("unknown control command " + c);
+        }
+        Command command = Command.values()[c];
+        long count = b.getLong();
+        String model = string(b);
+        return new Control(command, count, model, b.getDouble(), b.getDouble());
     }
 
     /** @return a new writer holding the frame header: "TWD", the version, the kind */
@@ -213,13 +248,7 @@ final class DistributedMessages {
             case KIND_ACK -> new Ack(string(b), b.getLong(), b.getLong(), ints(b), doubles(b), handovers(b));
             case KIND_STOP -> new Stop(b.getLong(), b.getByte() != 0, string(b));
             case KIND_REFUSE -> new Refuse(string(b), string(b));
-            case KIND_CONTROL -> {
-                int c = b.getByte();
-                if (c < 0 || c >= Command.values().length) {
-                    throw new IllegalArgumentException("unknown control command " + c);
-                }
-                yield new Control(Command.values()[c], b.getLong(), string(b));
-            }
+            case KIND_CONTROL -> control(b);
             default -> throw new IllegalArgumentException("unknown distributed-world message kind " + frame[4]);
         };
         b.expectEnd();
@@ -243,7 +272,13 @@ final class DistributedMessages {
         }
         List<String> release = strings(b);
         List<Handover> handovers = handovers(b);
-        return new Step(it, t, dt, paused, allStates, secondaries, aff, release, handovers, strings(b));
+        List<String> runtime = strings(b);
+        int nc = count(b);
+        List<Control> commands = new ArrayList<>(nc);
+        for (int i = 0; i < nc; i++) {
+            commands.add(control(b));
+        }
+        return new Step(it, t, dt, paused, allStates, secondaries, aff, release, handovers, runtime, commands);
     }
 
     private static int count(FrameReader b) {

@@ -101,6 +101,8 @@ public final class DistributedPrimary implements WorldView {
     private Map<String, DistributedMessages.Handover> released = new LinkedHashMap<>();
     /** models to make performers at the next iteration (setPerformer) */
     private final List<String> requestedPerformers = new ArrayList<>();
+    /** robot commands (twists, joint targets) for the next step's secondaries */
+    private final List<DistributedMessages.Control> robotCommands = new ArrayList<>();
     private LevelManager.Changes initialChanges;
     private boolean paused;
     private boolean pauseAnnounced;
@@ -170,15 +172,16 @@ public final class DistributedPrimary implements WorldView {
             String reply;
             try {
                 DistributedMessages.Message m = DistributedMessages.decode(call.argumentData());
-                if (m instanceof DistributedMessages.Control c && c.command() == DistributedMessages.Command.SET_PERFORMER
-                        && world.model(c.model()).isEmpty()) {
-                    reply = "error: set_performer: world '" + world.name() + "' has no model named '" + c.model()
-                            + "'; its models are " + modelNames();
+                String refused = m instanceof DistributedMessages.Control c ? refusal(c) : null;
+                if (refused != null) {
+                    reply = "error: " + refused;
                 } else if (m instanceof DistributedMessages.Control c) {
                     onFrame(call.argumentData());
                     reply = "accepted: " + c.command().name().toLowerCase(java.util.Locale.ROOT)
                             + (c.command() == DistributedMessages.Command.STEP ? " " + c.count() : "")
-                            + (c.command() == DistributedMessages.Command.SET_PERFORMER ? " " + c.model() : "");
+                            + (c.command() == DistributedMessages.Command.SET_PERFORMER ? " " + c.model() : "")
+                            + (c.command() == DistributedMessages.Command.TWIST || c.command() == DistributedMessages.Command.JOINT_TARGET
+                            ? " " + c.model() + " " + c.a() + " " + c.b() : "");
                 } else {
                     reply = "error: not a control command";
                 }
@@ -188,6 +191,38 @@ public final class DistributedPrimary implements WorldView {
             server[0].submitResult(call, reply.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         });
         initialChanges = levels.update(0, scene::position);
+    }
+
+    /** Why a command cannot be carried out in this world (a model or joint it lacks), or null. */
+    private String refusal(DistributedMessages.Control c) {
+        switch (c.command()) {
+            case SET_PERFORMER -> {
+                return world.model(c.model()).isEmpty() ? "set_performer: world '" + world.name() + "' has no model named '"
+                        + c.model() + "'; its models are " + modelNames() : null;
+            }
+            case TWIST -> {
+                World.Model m = world.model(c.model()).orElse(null);
+                if (m == null) {
+                    return "twist: world '" + world.name() + "' has no model named '" + c.model() + "'; its models are " + modelNames();
+                }
+                boolean drives = m.coordinates() == World.Coordinates.PLANAR
+                        || m.controllers().stream().anyMatch(x -> x instanceof World.DiffDrive);
+                return drives ? null : "twist: model '" + c.model() + "' has no DiffDrive plugin and is not a planar base";
+            }
+            case JOINT_TARGET -> {
+                int cut = c.model().indexOf("::");
+                World.Model m = cut < 0 ? null : world.model(c.model().substring(0, cut)).orElse(null);
+                String joint = cut < 0 ? "" : c.model().substring(cut + 2);
+                if (m == null || m.joints().stream().noneMatch(j -> j.name().equals(joint))) {
+                    return "joint-target: world '" + world.name() + "' has no joint '" + c.model() + "' (joints are named"
+                            + " model::joint)";
+                }
+                return null;
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 
     static String topic(World w, String what) {
@@ -206,9 +241,11 @@ public final class DistributedPrimary implements WorldView {
     /**
      * Encodes a command for the control function.
      *
-     * @param command  pause, resume, step or set-performer (case-insensitive; also set_performer)
+     * @param command  pause, resume, step, set-performer, twist or joint-target (case-insensitive;
+     *                 also with underscores)
      * @param argument step: how many iterations (at least 1; null for 1); set-performer: the
-     *                 model's name; ignored otherwise
+     *                 model's name; twist: "MODEL FORWARD YAW_RATE"; joint-target:
+     *                 "MODEL::JOINT POSITION [VELOCITY]"; ignored otherwise
      * @return the call's argument
      * @throws IllegalArgumentException for another command or a bad argument, naming the fix
      */
@@ -217,8 +254,29 @@ public final class DistributedPrimary implements WorldView {
         try {
             c = DistributedMessages.Command.valueOf(command.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown command '" + command + "': use pause, resume, step N or set-performer"
-                    + " MODEL", e);
+            throw new IllegalArgumentException("unknown command '" + command + "': use pause, resume, step N, set-performer"
+                    + " MODEL, twist MODEL FORWARD YAW_RATE or joint-target MODEL::JOINT POSITION [VELOCITY]", e);
+        }
+        if (c == DistributedMessages.Command.TWIST || c == DistributedMessages.Command.JOINT_TARGET) {
+            String usage = c == DistributedMessages.Command.TWIST ? "twist MODEL FORWARD_M_PER_S YAW_RATE_RAD_PER_S"
+                    : "joint-target MODEL::JOINT POSITION [VELOCITY]";
+            String[] w = argument == null ? new String[0] : argument.trim().split("\\s+");
+            int need = c == DistributedMessages.Command.TWIST ? 3 : 2;
+            if (w.length < need || w.length > 3 || w[0].isEmpty()) {
+                throw new IllegalArgumentException("usage: " + usage);
+            }
+            double[] v = new double[2];
+            for (int i = 1; i < w.length; i++) {
+                try {
+                    v[i - 1] = Double.parseDouble(w[i]);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("'" + w[i] + "' is not a number; usage: " + usage, e);
+                }
+                if (!Double.isFinite(v[i - 1])) {
+                    throw new IllegalArgumentException("'" + w[i] + "' is not finite; usage: " + usage);
+                }
+            }
+            return DistributedMessages.encode(new DistributedMessages.Control(c, 0, w[0], v[0], v[1]));
         }
         if (c == DistributedMessages.Command.STEP) {
             long count;
@@ -442,7 +500,8 @@ public final class DistributedPrimary implements WorldView {
         sentAtNs = clock.getAsLong();
         // a scene iteration: every dynamic model is reported, so every pose published is this iteration's
         publish(new DistributedMessages.Step(it, simTimeNs + world.stepSizeNs(), world.stepSizeNs(), false,
-                allStates || sceneDue(it), secondaries, effective, release, carried, runtimeModels));
+                allStates || sceneDue(it), secondaries, effective, release, carried, runtimeModels, List.copyOf(robotCommands)));
+        robotCommands.clear();
         participant.expectQuietFor(quietNs(Math.min(lastSlowestNs, previousSlowestNs)));
     }
 
@@ -632,7 +691,33 @@ public final class DistributedPrimary implements WorldView {
                     LOG.error("set_performer: world '{}' has no model named '{}'", world.name(), c.model());
                 }
             }
+            case TWIST, JOINT_TARGET -> {
+                String refused = refusal(c);
+                if (refused == null) {
+                    robotCommands.add(c);
+                } else {
+                    LOG.error("{}", refused);
+                }
+            }
         }
+    }
+
+    /**
+     * Queues a command as {@code tandem world-control} sends it (safe from any thread): a twist or
+     * joint target reaches the secondary simulating its model with the next step.
+     *
+     * @param command  as {@link #encodeControl}
+     * @param argument as {@link #encodeControl}
+     * @throws IllegalArgumentException for a bad command, or a model or joint the world lacks
+     */
+    public synchronized void command(String command, String argument) {
+        DistributedMessages.Control c = (DistributedMessages.Control) DistributedMessages.decode(encodeControl(command, argument));
+        String refused = refusal(c);
+        if (refused != null) {
+            throw new IllegalArgumentException(refused);
+        }
+        control(c);
+        notifyAll();
     }
 
     /** Pauses the run after the current iteration (safe from any thread). */

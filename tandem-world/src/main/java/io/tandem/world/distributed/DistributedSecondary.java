@@ -265,6 +265,7 @@ public final class DistributedSecondary implements AutoCloseable {
                     + " iteration " + runner.iteration() + " but the primary sent step " + s.iteration()
                     + ": the protocol is out of step; stopping");
         }
+        applyRobotCommands(s);
         // a long step: this process expects no message while it runs (its transport stops polling)
         participant.expectQuietFor(DistributedPrimary.quietNs(lastStepNs));
         long t0 = clock.getAsLong();
@@ -283,6 +284,33 @@ public final class DistributedSecondary implements AutoCloseable {
             }
         }
         ackPublisher.publish(DistributedMessages.encode(new DistributedMessages.Ack(name, s.iteration(), stepNs, states.models(), states.values(), released)));
+    }
+
+    /**
+     * The step's robot commands (tandem world-control twist, joint-target) for the models this
+     * secondary simulates now, before it steps; the others simulate the rest.
+     */
+    private void applyRobotCommands(DistributedMessages.Step s) {
+        for (DistributedMessages.Control c : s.robotCommands()) {
+            try {
+                if (c.command() == DistributedMessages.Command.TWIST) {
+                    if (runner.levels().isLoaded(c.model()) && !runner.world().model(c.model()).orElseThrow().isStatic()) {
+                        runner.setTwist(c.model(), c.a(), c.b());
+                        LOG.info("Secondary [{}] drives [{}] at {} m/s, {} rad/s from iteration {}", name, c.model(), c.a(), c.b(),
+                                s.iteration());
+                    }
+                } else if (c.command() == DistributedMessages.Command.JOINT_TARGET) {
+                    String model = c.model().substring(0, c.model().indexOf("::"));
+                    if (runner.levels().isLoaded(model)) {
+                        runner.setJointTarget(runner.jointHandle(c.model()), c.a(), c.b());
+                        LOG.info("Secondary [{}] sets [{}] to {} from iteration {}", name, c.model(), c.a(), s.iteration());
+                    }
+                }
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                LOG.warn("Secondary [{}] cannot apply {} {}: {}", name, c.command().name().toLowerCase(java.util.Locale.ROOT),
+                        c.model(), e.getMessage());
+            }
+        }
     }
 
     /** Every secondary registers the step's new runtime performers; the one they are assigned to evaluates them. */

@@ -55,15 +55,16 @@ class DistributedMessagesTest {
 
     @Test
     void encode_stop_exactBytes() {
-        // "TWD" 6, kind 4, iteration, failed, reason
+        // "TWD" 7, kind 4, iteration, failed, reason
         assertThat(HexFormat.of().formatHex(DistributedMessages.encode(new DistributedMessages.Stop(9, true, "x"))))
-                .isEqualTo("545744" + "06" + "04" + "0900000000000000" + "01" + "01000000" + "78");
+                .isEqualTo("545744" + "07" + "04" + "0900000000000000" + "01" + "01000000" + "78");
     }
 
     @Test
-    void encode_everyKind_sameBytesAsProtocolVersion6Always() throws Exception {
-        // the digest of every kind as version 6 writes them (version 6 added the joint-coordinate
-        // states of robots to ModelState); a change here changes the wire format
+    void encode_everyKind_sameBytesAsProtocolVersion7Always() throws Exception {
+        // the digest of every kind as version 7 writes them (version 6 added the joint-coordinate
+        // states of robots to ModelState, version 7 robot commands: twists and joint targets, in
+        // controls and steps); a change here changes the wire format
         List<ContactWarmStart> contacts = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             contacts.add(new ContactWarmStart(i, i % 3, i + 1, 0, i % 4, 0.5 * i, -1.0 / (i + 1), 1e-9 * i));
@@ -85,13 +86,17 @@ class DistributedMessagesTest {
                 new DistributedMessages.Stop(Long.MAX_VALUE, false, "finished after 3000 iterations"),
                 new DistributedMessages.Refuse("s3", "loaded world 'other'"),
                 new DistributedMessages.Control(DistributedMessages.Command.SET_PERFORMER, 0, "crate_9"),
-                new DistributedMessages.Control(DistributedMessages.Command.STEP, 5));
+                new DistributedMessages.Control(DistributedMessages.Command.STEP, 5),
+                new DistributedMessages.Control(DistributedMessages.Command.TWIST, 0, "vehicle_blue", 2.0, -0.4),
+                new DistributedMessages.Step(7, 7_000_000, 1_000_000, false, true, List.of("s1"), List.of(), List.of(), List.of(),
+                        List.of(), List.of(new DistributedMessages.Control(DistributedMessages.Command.JOINT_TARGET, 0, "arm::elbow",
+                        0.5, 0.0))));
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         for (DistributedMessages.Message m : all) {
             sha.update(DistributedMessages.encode(m));
         }
         assertThat(HexFormat.of().formatHex(sha.digest()))
-                .isEqualTo("e854abbe551aa2164a6c69b366a1c3ded29fe35963be149e73abcb816d6e1b5d");
+                .isEqualTo("8279522b6a3d0cf87cf2e481cb4868abd7abf59e7ebd678b2b1db7f15dd4d76e");
     }
 
     @Test
@@ -159,9 +164,28 @@ class DistributedMessagesTest {
         List<DistributedMessages.Message> all = List.of(new DistributedMessages.Hello("s1", "w", "00ff"),
                 new DistributedMessages.Stop(9, true, "secondary 's2' was lost"), new DistributedMessages.Refuse("s3", "late"),
                 new DistributedMessages.Control(DistributedMessages.Command.STEP, 5),
-                new DistributedMessages.Control(DistributedMessages.Command.SET_PERFORMER, 0, "crate_2"));
+                new DistributedMessages.Control(DistributedMessages.Command.SET_PERFORMER, 0, "crate_2"),
+                new DistributedMessages.Control(DistributedMessages.Command.TWIST, 0, "vehicle_blue", 2.0, -0.4),
+                new DistributedMessages.Control(DistributedMessages.Command.JOINT_TARGET, 0, "arm::elbow", -1.25, 0.5));
         for (DistributedMessages.Message m : all) {
             assertThat(DistributedMessages.decode(DistributedMessages.encode(m))).isEqualTo(m);
         }
+        DistributedMessages.Step step = new DistributedMessages.Step(3, 3, 1, false, false, List.of("s1"), List.of(), List.of(),
+                List.of(), List.of(), List.of(new DistributedMessages.Control(DistributedMessages.Command.TWIST, 0, "v", 1, 2)));
+        assertThat(((DistributedMessages.Step) DistributedMessages.decode(DistributedMessages.encode(step))).robotCommands())
+                .isEqualTo(step.robotCommands());
+    }
+
+    @Test
+    void encodeControl_twistAndJointTarget_parsedOrRefusedWithTheUsage() {
+        DistributedMessages.Control t = (DistributedMessages.Control) DistributedMessages.decode(
+                DistributedPrimary.encodeControl("twist", "vehicle_blue 1.5 -0.25"));
+        assertThat(t).isEqualTo(new DistributedMessages.Control(DistributedMessages.Command.TWIST, 0, "vehicle_blue", 1.5, -0.25));
+        DistributedMessages.Control j = (DistributedMessages.Control) DistributedMessages.decode(
+                DistributedPrimary.encodeControl("joint-target", "arm::elbow 0.5"));
+        assertThat(j).isEqualTo(new DistributedMessages.Control(DistributedMessages.Command.JOINT_TARGET, 0, "arm::elbow", 0.5, 0));
+        assertThatThrownBy(() -> DistributedPrimary.encodeControl("twist", "v fast 0")).hasMessageContaining("'fast' is not a number");
+        assertThatThrownBy(() -> DistributedPrimary.encodeControl("joint-target", null)).hasMessageContaining("usage: joint-target");
+        assertThatThrownBy(() -> DistributedPrimary.encodeControl("wiggle", null)).hasMessageContaining("twist MODEL");
     }
 }

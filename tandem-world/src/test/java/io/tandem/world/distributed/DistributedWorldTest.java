@@ -158,6 +158,57 @@ class DistributedWorldTest {
         assertThat(alone).doesNotContain("2600,5.2,crate_2,42.5,3.0,-8.0,");
     }
 
+    /**
+     * tandem world-control's twist reaches the secondary that simulates the vehicle: Gazebo's
+     * levels example driven from iteration 20 on is bitwise the standalone run driven the same.
+     */
+    @Test
+    void worldControlTwist_gazeboLevelsVehicle_drivesOnItsSecondaryBitwiseAsStandalone() throws Exception {
+        World w = GazeboWorlds.load("examples/levels.sdf");
+        long iterations = 600;
+        StringWriter standalone = new StringWriter();
+        try (WorldRunner r = new WorldRunner(w, SOLVER, true)) {
+            r.addListener(new PoseRecorder(standalone, PoseRecorder.Format.CSV));
+            while (r.iteration() < iterations) {
+                if (r.iteration() == 20) {
+                    r.setTwist("vehicle_blue", 2.0, 0.4);
+                }
+                r.step();
+            }
+        }
+        String distributed;
+        try (Registry reg = Registry.start("tandem+inproc://dw-" + RUNS.incrementAndGet())) {
+            List<CompletableFuture<DistributedSecondary.Result>> futures = new ArrayList<>();
+            for (int i = 1; i <= 2; i++) {
+                futures.add(startSecondary(reg.uri(), w, "secondary-" + i));
+            }
+            StringWriter out = new StringWriter();
+            try (Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME)) {
+                DistributedPrimary primary = new DistributedPrimary(w, p, 2, 30 * S, System::nanoTime);
+                primary.addListener(new PoseRecorder(out, PoseRecorder.Format.CSV));
+                primary.reportAllStates(true);
+                primary.awaitSecondaries(30 * S);
+                assertThatThrownBy(() -> primary.command("twist", "tile_1 1 0")).hasMessageContaining("no DiffDrive");
+                assertThatThrownBy(() -> primary.command("twist", "vehicle_blue 1")).hasMessageContaining("usage: twist");
+                while (primary.iteration() < iterations) {
+                    if (primary.iteration() == 20) {
+                        primary.command("twist", "vehicle_blue 2.0 0.4");
+                    }
+                    primary.advance();
+                }
+                primary.finish("done");
+                for (CompletableFuture<DistributedSecondary.Result> f : futures) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+            }
+            distributed = out.toString();
+        }
+        String last = standalone.toString().lines().filter(l -> l.startsWith(iterations + ",") && l.contains(",vehicle_blue,"))
+                .findFirst().orElseThrow();
+        assertThat(Double.parseDouble(last.split(",")[3])).as("vehicle_blue drove forward, m").isGreaterThan(0.5);
+        assertSameRecord(distributed, standalone.toString());
+    }
+
     /** A robot in joint coordinates: its link and joint rows (computed from the link poses) bitwise the standalone ones. */
     @Test
     void distributedRun_pandaInJointCoordinates_bitwiseEqualToStandalone() throws Exception {
