@@ -272,7 +272,7 @@ final class ArticulationStep {
             RigidOps.rotate(lq, 4 * link, art.noSlipDirection[3 * k], art.noSlipDirection[3 * k + 1], art.noSlipDirection[3 * k + 2], n, 0);
             RigidOps.rotate(lq, 4 * link, art.noSlipPoint[3 * k], art.noSlipPoint[3 * k + 1], art.noSlipPoint[3 * k + 2], p, 0);
             int r = pr.addBlock(ConstraintProblem.HARD, 1, dyn[body], -1, 0);
-            pointRow(pr.jA, 6 * r, n[0], n[1], n[2], o[3 * link] + p[0] - s.pos[3 * body], o[3 * link + 1] + p[1] - s.pos[3 * body + 1],
+            ContactAssembly.fill(pr.jA, r, n, 0, o[3 * link] + p[0] - s.pos[3 * body], o[3 * link + 1] + p[1] - s.pos[3 * body + 1],
                     o[3 * link + 2] + p[2] - s.pos[3 * body + 2], 1);
             pr.p[r] = s.noSlipImpulse[k];
             noSlipRow[k] = r;
@@ -305,24 +305,18 @@ final class ArticulationStep {
             }
             return r;
         }
-        // prismatic: a . (v + w x (o - c)) on each body at the anchor o; a . (w x r) = w . (r x a)
+        // prismatic: a . (v + w x (o - c)) on each body at the anchor o
         double[] o = trees[a].linkOrigins();
-        pointRow(pr.jA, j, ax, ay, az, o[3 * k] - s.pos[3 * child], o[3 * k + 1] - s.pos[3 * child + 1],
+        n[0] = ax;
+        n[1] = ay;
+        n[2] = az;
+        ContactAssembly.fill(pr.jA, r, n, 0, o[3 * k] - s.pos[3 * child], o[3 * k + 1] - s.pos[3 * child + 1],
                 o[3 * k + 2] - s.pos[3 * child + 2], 1);
         if (parent >= 0) {
-            pointRow(pr.jB, j, ax, ay, az, o[3 * k] - s.pos[3 * parent], o[3 * k + 1] - s.pos[3 * parent + 1],
+            ContactAssembly.fill(pr.jB, r, n, 0, o[3 * k] - s.pos[3 * parent], o[3 * k + 1] - s.pos[3 * parent + 1],
                     o[3 * k + 2] - s.pos[3 * parent + 2], -1);
         }
         return r;
-    }
-
-    private static void pointRow(double[] jac, int j, double ax, double ay, double az, double rx, double ry, double rz, double sign) {
-        jac[j] = sign * ax;
-        jac[j + 1] = sign * ay;
-        jac[j + 2] = sign * az;
-        jac[j + 3] = sign * (ry * az - rz * ay);
-        jac[j + 4] = sign * (rz * ax - rx * az);
-        jac[j + 5] = sign * (rx * ay - ry * ax);
     }
 
     /** @return the first dof with a non-finite solved velocity, or -1 */

@@ -452,7 +452,11 @@ final class ContactAssembly {
         chunkUnordered[chunk] = unordered;
     }
 
-    private static void fill(double[] j, int r, double[] d, int d0, double rx, double ry, double rz, double sign) {
+    /**
+     * Row r of j (6 wide at [6r]) = sign (d; r x d): the velocity along direction d = d[d0..d0+3)
+     * of the point at lever arm (rx, ry, rz) from a body's centre (also ArticulationStep's rows).
+     */
+    static void fill(double[] j, int r, double[] d, int d0, double rx, double ry, double rz, double sign) {
         int o = 6 * r;
         double dx = d[d0];
         double dy = d[d0 + 1];

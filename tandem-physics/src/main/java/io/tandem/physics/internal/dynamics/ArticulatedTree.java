@@ -405,11 +405,6 @@ public final class ArticulatedTree {
         }
     }
 
-    /** @return entry (row, col) of Lambda_l (row 0-2 linear velocity of the COM, 3-5 angular) */
-    public double lambda(int l, int row, int col) {
-        return lambda[6 * n * l + n * row + col];
-    }
-
     /** @return the Jacobians, Lambda_l at [6 n l], 6 x n row-major (read-only view of the scratch) */
     public double[] lambdas() {
         return lambda;
