@@ -58,6 +58,28 @@ class GazeboControllersTest {
         }
     }
 
+    /** The example cart (examples/worlds/diff_drive.sdf): a twist drives it forward, then round a bend. */
+    @Test
+    void diffDrive_exampleCart_drivesForwardAndTurnsLeft() {
+        World w = GazeboWorlds.example("diff_drive.sdf");
+        try (WorldRunner r = new WorldRunner(w, SolverSettings.defaults(), false)) {
+            Pose start = r.modelPose("cart");
+            r.setTwist("cart", 1.0, 0);
+            for (int k = 0; k < 2000; k++) {
+                r.step();
+            }
+            Pose p = r.modelPose("cart");
+            assertThat(p.x() - start.x()).as("forward, m").isCloseTo(2.0, within(0.2));
+            assertThat(p.y() - start.y()).as("sideways, m").isCloseTo(0, within(0.05));
+            r.setTwist("cart", 1.0, 0.5);
+            for (int k = 0; k < 1000; k++) {
+                r.step();
+            }
+            Pose q = r.modelPose("cart");
+            assertThat(2 * Math.atan2(q.qz(), q.qw())).as("turned left, rad").isBetween(0.2, 0.7);
+        }
+    }
+
     private static final String ARM = """
             <sdf version="1.9"><world name="w"><physics><max_step_size>0.002</max_step_size></physics>
               <model name="arm">

@@ -159,19 +159,19 @@ class DistributedWorldTest {
     }
 
     /**
-     * tandem world-control's twist reaches the secondary that simulates the vehicle: Gazebo's
-     * levels example driven from iteration 20 on is bitwise the standalone run driven the same.
+     * tandem world-control's twist reaches the secondary that simulates the vehicle: the DiffDrive
+     * cart driven from iteration 20 on is bitwise the standalone run driven the same.
      */
     @Test
-    void worldControlTwist_gazeboLevelsVehicle_drivesOnItsSecondaryBitwiseAsStandalone() throws Exception {
-        World w = GazeboWorlds.load("examples/levels.sdf");
+    void worldControlTwist_diffDriveCart_drivesOnItsSecondaryBitwiseAsStandalone() throws Exception {
+        World w = example("diff_drive.sdf");
         long iterations = 600;
         StringWriter standalone = new StringWriter();
         try (WorldRunner r = new WorldRunner(w, SOLVER, true)) {
             r.addListener(new PoseRecorder(standalone, PoseRecorder.Format.CSV));
             while (r.iteration() < iterations) {
                 if (r.iteration() == 20) {
-                    r.setTwist("vehicle_blue", 2.0, 0.4);
+                    r.setTwist("cart", 2.0, 0.4);
                 }
                 r.step();
             }
@@ -185,14 +185,15 @@ class DistributedWorldTest {
             StringWriter out = new StringWriter();
             try (Participant p = Participant.connect(reg.uri(), "world", DistributedPrimary.NAME)) {
                 DistributedPrimary primary = new DistributedPrimary(w, p, 2, 30 * S, System::nanoTime);
+                // (two secondaries: the cart's and one without it, which must leave the command alone)
                 primary.addListener(new PoseRecorder(out, PoseRecorder.Format.CSV));
                 primary.reportAllStates(true);
                 primary.awaitSecondaries(30 * S);
-                assertThatThrownBy(() -> primary.command("twist", "tile_1 1 0")).hasMessageContaining("no DiffDrive");
-                assertThatThrownBy(() -> primary.command("twist", "vehicle_blue 1")).hasMessageContaining("usage: twist");
+                assertThatThrownBy(() -> primary.command("twist", "ground 1 0")).hasMessageContaining("no DiffDrive");
+                assertThatThrownBy(() -> primary.command("twist", "cart 1")).hasMessageContaining("usage: twist");
                 while (primary.iteration() < iterations) {
                     if (primary.iteration() == 20) {
-                        primary.command("twist", "vehicle_blue 2.0 0.4");
+                        primary.command("twist", "cart 2.0 0.4");
                     }
                     primary.advance();
                 }
@@ -203,9 +204,9 @@ class DistributedWorldTest {
             }
             distributed = out.toString();
         }
-        String last = standalone.toString().lines().filter(l -> l.startsWith(iterations + ",") && l.contains(",vehicle_blue,"))
+        String last = standalone.toString().lines().filter(l -> l.startsWith(iterations + ",") && l.contains(",cart,"))
                 .findFirst().orElseThrow();
-        assertThat(Double.parseDouble(last.split(",")[3])).as("vehicle_blue drove forward, m").isGreaterThan(0.5);
+        assertThat(Double.parseDouble(last.split(",")[3])).as("the cart drove forward, m").isGreaterThan(0.5);
         assertSameRecord(distributed, standalone.toString());
     }
 
