@@ -79,6 +79,11 @@ public final class PandaParameters {
      * @param top half size of a tray (a box 0.02 m thick, level at q = 0) on link 7 at the flange, 0 for none
      */
     public int[] addTo(PhysicsModel.Builder b, ArticulationBuilder[] out, String name, double top, boolean limits) {
+        return addTo(b, out, name, top, limits, -1);
+    }
+
+    /** {@link #addTo(PhysicsModel.Builder, ArticulationBuilder[], String, double, boolean)} with global body ids idBase.. (or the indices: -1). */
+    public int[] addTo(PhysicsModel.Builder b, ArticulationBuilder[] out, String name, double top, boolean limits, long idBase) {
         int[] bodies = new int[7];
         for (int i = 0; i < 7; i++) {
             double[] axes = new double[9];
@@ -86,6 +91,9 @@ public final class PandaParameters {
             double[] q = quaternion(axes);
             PhysicsModel.BodyBuilder bb = b.body(name + "_link" + (i + 1)).mass(mass[i], moments[0], moments[1], moments[2])
                     .position(com[3 * i], com[3 * i + 1], com[3 * i + 2]).orientation(q[0], q[1], q[2], q[3]);
+            if (idBase >= 0) {
+                bb.id(idBase + i);
+            }
             if (i == 6 && top > 0) {
                 // the flange, 0.107 along frame 7's z, in the body frame: axes^T (p - com)
                 double[] p = new double[3];
