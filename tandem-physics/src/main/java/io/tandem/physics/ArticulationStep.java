@@ -3,6 +3,7 @@ package io.tandem.physics;
 import io.tandem.physics.internal.dynamics.ArticulatedTree;
 import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.solver.ConstraintProblem;
+import io.tandem.physics.internal.solver.DenseOps;
 
 /*
  * Implementation notes.
@@ -14,8 +15,9 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  *   2. A_r = M(q^{k+1/2}) + M_a + h/2 (Kd + D) + h^2/4 Kp and
  *      b_r = (M + M_a - h/2 (Kd + D) - h^2/4 Kp) qd^k + h [Kp (q_d - q^k) + Kd qd_d + tau_ff - C(q^{k+1/2}, qd^k)],
  *      the implicit PD and damping of 1.4 with tau_PD = Kp (q_d - qbar) + Kd (qd_d - vbar) at
- *      qbar = q^k + h/2 vbar, vbar = (qd^k + qd^{k+1}) / 2 (C explicit: A_r stays SPD); the links'
- *      Jacobians Lambda at q^{k+1/2};
+ *      qbar = q^k + h/2 vbar, vbar = (qd^k + qd^{k+1}) / 2; C is not in A_r (which stays SPD) but
+ *      evaluated at a predicted midpoint velocity (correctBias: the free solution's), so the velocity
+ *      terms are second order too; the links' Jacobians Lambda at q^{k+1/2};
  *   3. rows on the links (1.6): a limit as a LIMIT row on the joint rate, e = (q~ - lo)/h with
  *      q~ = q^{k+1/2}, added while q~ is within h |qd| + 0.01 of the limit (beyond the limit the
  *      violation is recovered over LIMIT_RECOVERY_S instead of one step); Coulomb friction as a
@@ -159,11 +161,11 @@ final class ArticulationStep {
     private void correctBias(PhysicsState s, ArticulatedTree t, double[] A, int m0, double[] b, int v0, int d0, double h) {
         int n = t.n;
         System.arraycopy(A, m0, factor, 0, n * n);
-        if (!cholesky(factor, n)) {
+        if (!DenseOps.cholesky(factor, 0, n)) {
             return; // the solver reports a matrix that is not positive definite
         }
         System.arraycopy(b, v0, pred, 0, n);
-        solve(factor, n, pred);
+        DenseOps.choleskySolve(factor, 0, n, pred, 0);
         for (int i = 0; i < n; i++) {
             pred[i] = 0.5 * (s.dofVel[d0 + i] + pred[i]);
             biasOld[i] = 0;
@@ -173,45 +175,6 @@ final class ArticulationStep {
         t.addBias(pred, 0, zeroGravity, biasNew, 0);
         for (int i = 0; i < n; i++) {
             b[v0 + i] += h * (biasOld[i] - biasNew[i]);
-        }
-    }
-
-    private static boolean cholesky(double[] m, int n) {
-        for (int j = 0; j < n; j++) {
-            double d = m[j * n + j];
-            for (int k = 0; k < j; k++) {
-                d -= m[j * n + k] * m[j * n + k];
-            }
-            if (!(d > 0)) {
-                return false;
-            }
-            double l = Math.sqrt(d);
-            m[j * n + j] = l;
-            for (int i = j + 1; i < n; i++) {
-                double x = m[i * n + j];
-                for (int k = 0; k < j; k++) {
-                    x -= m[i * n + k] * m[j * n + k];
-                }
-                m[i * n + j] = x / l;
-            }
-        }
-        return true;
-    }
-
-    private static void solve(double[] l, int n, double[] x) {
-        for (int i = 0; i < n; i++) {
-            double v = x[i];
-            for (int k = 0; k < i; k++) {
-                v -= l[i * n + k] * x[k];
-            }
-            x[i] = v / l[i * n + i];
-        }
-        for (int i = n - 1; i >= 0; i--) {
-            double v = x[i];
-            for (int k = i + 1; k < n; k++) {
-                v -= l[k * n + i] * x[k];
-            }
-            x[i] = v / l[i * n + i];
         }
     }
 

@@ -1,10 +1,10 @@
 package io.tandem.physics.internal.solver;
 
 /**
- * Small dense kernels on row-major arrays with offsets: Cholesky factorization and solves.
- * Stateless; allocate nothing.
+ * Small dense kernels on row-major arrays with offsets: Cholesky factorization and solves (also
+ * the articulations' step, PhysicsEngine's package). Stateless; allocate nothing.
  */
-final class DenseOps {
+public final class DenseOps {
     private DenseOps() {
     }
 
@@ -15,7 +15,7 @@ final class DenseOps {
      *
      * @return false if the matrix is not positive definite
      */
-    static boolean cholesky(double[] m, int off, int n) {
+    public static boolean cholesky(double[] m, int off, int n) {
         for (int j = 0; j < n; j++) {
             double d = m[off + j * n + j];
             for (int k = 0; k < j; k++) {
@@ -39,7 +39,7 @@ final class DenseOps {
     }
 
     /** Solves L L^T x = rhs in place ({@code x[xo..xo+n)} holds rhs on entry). */
-    static void choleskySolve(double[] l, int off, int n, double[] x, int xo) {
+    public static void choleskySolve(double[] l, int off, int n, double[] x, int xo) {
         for (int i = 0; i < n; i++) {
             double s = x[xo + i];
             for (int k = 0; k < i; k++) {
