@@ -276,9 +276,16 @@ public record World(String name, String source, double gravityX, double gravityY
      */
     public record Joint(String name, JointKind kind, String parent, String child, Pose pose,
                         double axisX, double axisY, double axisZ, double lower, double upper, double damping, int line,
-                        double effort, double velocityLimit, boolean motor) {
+                        double effort, double velocityLimit, boolean motor, double friction) {
         /** Tandem's SDF extension element in a joint: a velocity motor bounded by the axis limit's effort */
         public static final String MOTOR_ELEMENT = "tandem:velocity_motor";
+
+        /** A joint without Coulomb friction. */
+        public Joint(String name, JointKind kind, String parent, String child, Pose pose, double axisX, double axisY,
+                     double axisZ, double lower, double upper, double damping, int line, double effort, double velocityLimit,
+                     boolean motor) {
+            this(name, kind, parent, child, pose, axisX, axisY, axisZ, lower, upper, damping, line, effort, velocityLimit, motor, 0);
+        }
 
 
         /** A joint without a motor and without effort or velocity limits. */

@@ -41,7 +41,7 @@ import java.util.Map;
  * (physics-wave2.md 4.2); its joints BASE_X, BASE_Y, BASE_YAW lead its dofs.
  *
  * Joints: child = side A, parent = side B (or the world). Joint damping becomes a pure damper
- * (spring of stiffness 0). A model with joints is one SubADMM subsystem (its joints are then
+ * (spring of stiffness 0), joint friction a motor of speed 0 bounded by it (a robot's: a friction row). A model with joints is one SubADMM subsystem (its joints are then
  * solved exactly inside it). Friction of a body: its first collision's mu (the engine keeps one
  * coefficient per body). A joint with a velocity motor (World.Joint.motor) gets an engine motor with the
  * effort as its force bound and target speed 0 (WorldRunner.setJointVelocity changes it).
@@ -161,6 +161,10 @@ public final class PhysicsCompiler {
                 if (j.motor()) {
                     // a velocity motor bounded by the limit's effort; the runner commands its speed
                     jb.motor(0, j.effort());
+                } else if (j.friction() > 0 && (j.kind() == World.JointKind.REVOLUTE || j.kind() == World.JointKind.CONTINUOUS
+                        || j.kind() == World.JointKind.PRISMATIC)) {
+                    // Coulomb friction: a motor holding speed 0 with at most the friction torque (force)
+                    jb.motor(0, j.friction());
                 }
                 joints.put(Compiled.key(m.name(), j.name()), jb.id(id).add());
             }
@@ -318,6 +322,9 @@ public final class PhysicsCompiler {
             }
             if (j.damping() > 0) {
                 a.damping(k, j.damping());
+            }
+            if (j.friction() > 0) {
+                a.friction(k, j.friction());
             }
             if (j.effort() > 0 && Double.isFinite(j.effort())) {
                 a.effortLimit(k, j.effort());

@@ -626,6 +626,7 @@ public final class SdfLoader {
         double lower = Double.NEGATIVE_INFINITY;
         double upper = Double.POSITIVE_INFINITY;
         double damping = 0;
+        double friction = 0;
         double effort = Double.POSITIVE_INFINITY;
         double velocityLimit = Double.POSITIVE_INFINITY;
         Element a = e.child("axis");
@@ -664,6 +665,12 @@ public final class SdfLoader {
                 }
             }
             Element dyn = a.child("dynamics");
+            if (dyn != null && dyn.child("friction") != null) {
+                friction = number(dyn.child("friction"));
+                if (!(friction >= 0)) {
+                    throw error(dyn, "joint '" + name + "': friction must be >= 0, got " + friction);
+                }
+            }
             if (dyn != null && dyn.child("damping") != null) {
                 damping = number(dyn.child("damping"));
                 if (!(damping >= 0)) {
@@ -691,7 +698,7 @@ public final class SdfLoader {
             checkMotor(e, name, kind, effort, velocityLimit);
         }
         return new World.Joint(name, kind, parent, child, jointWorld, axis[0] / len, axis[1] / len, axis[2] / len,
-                lower, upper, damping, e.line, effort, velocityLimit, motor);
+                lower, upper, damping, e.line, effort, velocityLimit, motor, friction);
     }
 
     /** the most torque (force) of a wheel or joint a Gazebo controller drives by velocity when the file gives none, N m (N) */
@@ -822,7 +829,7 @@ public final class SdfLoader {
             if (driven.contains(j.name()) && !j.motor()) {
                 double effort = j.effort() > 0 && Double.isFinite(j.effort()) ? j.effort() : DRIVE_EFFORT;
                 j = new World.Joint(j.name(), j.kind(), j.parent(), j.child(), j.pose(), j.axisX(), j.axisY(), j.axisZ(),
-                        j.lower(), j.upper(), j.damping(), j.line(), effort, j.velocityLimit(), true);
+                        j.lower(), j.upper(), j.damping(), j.line(), effort, j.velocityLimit(), true, j.friction());
             }
             out.add(j);
         }

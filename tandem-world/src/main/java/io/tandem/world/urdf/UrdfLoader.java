@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  *  - a link without mass that would move is refused (Gazebo drops it and its subtree with "link[x]
  *    has no <inertial> block defined"); a massless link welded to the world gets SDF's default
  *    inertia (1 kg, unit tensor), which a weld never feels;
- *  - <gazebo reference="LINK"><mu1> sets its collisions' friction.
+ *  - <gazebo reference="LINK"><mu1> sets its collisions' friction;
+ *  - <dynamics damping> and <dynamics friction> (Coulomb, N m or N) go to the joint.
  *
  * The mistakes physics-wave2.md 3.3 lists are errors at their line with the fix, or warnings:
  * missing limits or effort, impossible inertia, a broken tree, a zero axis, lower > upper,
@@ -102,7 +103,8 @@ public final class UrdfLoader {
     }
 
     private record RawJoint(String name, Element element, String type, String parent, String child, Pose origin,
-                            double[] axis, double lower, double upper, double effort, double velocity, double damping) {
+                            double[] axis, double lower, double upper, double effort, double velocity, double damping,
+                            double friction) {
     }
 
     private World robot(Element root) {
@@ -390,7 +392,7 @@ public final class UrdfLoader {
             default -> World.JointKind.FIXED;
         };
         return new World.Joint(j.name(), kind, parent, j.child(), childPose, a[0], a[1], a[2], j.lower(), j.upper(),
-                j.damping(), j.element().line, j.effort(), j.velocity(), false);
+                j.damping(), j.element().line, j.effort(), j.velocity(), false, j.friction());
     }
 
     // ---------------------------------------------------------------- elements
@@ -511,12 +513,11 @@ public final class UrdfLoader {
             }
         }
         double damping = 0;
+        double friction = 0;
         Element dyn = e.child("dynamics");
         if (dyn != null) {
             damping = dyn.attribute("damping") == null ? 0 : nonNegative(dyn, "damping", name);
-            if (dyn.attribute("friction") != null && number(dyn, dyn.attribute("friction")) != 0) {
-                warn(dyn, "friction", "joint friction (<dynamics friction>) is not simulated yet: ignored");
-            }
+            friction = dyn.attribute("friction") == null ? 0 : nonNegative(dyn, "friction", name);
         }
         if (e.child("mimic") != null) {
             warn(e.child("mimic"), "mimic", "<mimic> is not simulated yet: the joint moves on its own");
@@ -526,7 +527,7 @@ public final class UrdfLoader {
                 warn(e.child(ignored), ignored, "<" + ignored + "> is ignored (as in Gazebo)");
             }
         }
-        return new RawJoint(name, e, type, parent, child, origin, axis, lower, upper, effort, velocity, damping);
+        return new RawJoint(name, e, type, parent, child, origin, axis, lower, upper, effort, velocity, damping, friction);
     }
 
     private String linkRef(Element joint, String which, String jointName, Map<String, RawLink> links) {

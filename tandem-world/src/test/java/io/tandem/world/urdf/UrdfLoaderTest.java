@@ -126,6 +126,41 @@ class UrdfLoaderTest {
                 .containsExactly("pendulum", "pendulum::post", "pendulum::arm", "pendulum::pivot");
     }
 
+    /**
+     * Joint friction from the file: the tilted pendulum (in joint coordinates) stays where it is
+     * when its pivot's Coulomb friction exceeds the gravity torque, and swings without it; the same
+     * in maximal coordinates (a motor of speed 0 bounded by the friction).
+     */
+    @Test
+    void dynamicsFriction_pendulumPivot_holdsItOrLetsItSwing() throws Exception {
+        String text = java.nio.file.Files.readString(PENDULUM);
+        for (String coordinates : new String[] {"joint", "maximal"}) {
+            for (double friction : new double[] {0, 100}) {
+                String urdf = text.replace("<limit lower=\"-1.5\" upper=\"1.5\" effort=\"10\" velocity=\"5\"/>",
+                        "<limit lower=\"-1.5\" upper=\"1.5\" effort=\"10\" velocity=\"5\"/><dynamics friction=\"" + friction + "\"/>")
+                        .replace("</robot>", "<gazebo><tandem:coordinates>" + coordinates + "</tandem:coordinates></gazebo></robot>");
+                assertThat(urdf).contains("friction=");
+                World w = UrdfLoader.load(new java.io.ByteArrayInputStream(urdf.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        "pendulum.urdf", x -> { });
+                assertThat(w.models().get(0).joints().stream().filter(j -> j.name().equals("pivot")).findFirst().orElseThrow()
+                        .friction()).isEqualTo(friction);
+                try (WorldRunner r = new WorldRunner(w, false)) {
+                    int pivot = r.jointHandle("pendulum::pivot");
+                    double start = r.jointPosition(pivot);
+                    for (int i = 0; i < 500; i++) {
+                        r.step();
+                    }
+                    double moved = Math.abs(r.jointPosition(pivot) - start);
+                    if (friction > 0) {
+                        assertThat(moved).as("%s coordinates, friction %s: held", coordinates, friction).isLessThan(1e-3);
+                    } else {
+                        assertThat(moved).as("%s coordinates, no friction: swings", coordinates).isGreaterThan(0.02);
+                    }
+                }
+            }
+        }
+    }
+
     /** @return the pivot's swing period, s, from its angle's crossings of the swing's middle over 4 s */
     private static double period(World w) {
         try (WorldRunner r = new WorldRunner(w, false)) {
