@@ -4,6 +4,7 @@ import io.tandem.bench.cosim.PubSubCommand;
 import io.tandem.bench.cosim.TimeSyncCommand;
 import io.tandem.bench.physics.ChainCommand;
 import io.tandem.bench.physics.PileCommand;
+import io.tandem.bench.physics.RobotCommand;
 import io.tandem.bench.physics.ScalingCommand;
 import io.tandem.bench.physics.SpeedupCommand;
 import io.tandem.bench.physics.SolversCommand;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Measures Tandem's performance.",
         subcommands = {TimeSyncCommand.class, PubSubCommand.class, PileCommand.class, ChainCommand.class, SolversCommand.class,
-            ScalingCommand.class, SpeedupCommand.class, JmhCommand.class, WorldCommand.class, CleBenchCommand.class, BrainCommand.class, SoakCommand.class},
+            ScalingCommand.class, SpeedupCommand.class, RobotCommand.class, JmhCommand.class, WorldCommand.class, CleBenchCommand.class, BrainCommand.class, SoakCommand.class},
         commandListHeading = "%nBenchmarks:%n")
 final class BenchCommand implements Callable<Integer> {
 

@@ -101,6 +101,58 @@ class PhysicsBenchCommandTest {
     }
 
     @Test
+    void robot_json_eachScenarioTimedAndItsPhysicsChecked() {
+        assertThat(run("bench", "robot", "--steps", "50", "--repeats", "1", "--spheres", "20", "--json")).isZero();
+        String[] l = lines();
+        assertThat(l).hasSize(3);
+        assertThat(l[0]).contains("\"bench\":\"robot\",\"scenario\":\"panda\"").contains("\"dofs\":7").contains("\"contacts\":0")
+                .containsPattern("\"us_per_step\":[0-9.]+");
+        // after the 2000 warm-up steps the held arm is still at home (its PD sags under gravity by millirad)
+        java.util.regex.Matcher hold = Pattern.compile("\"hold_error_rad\":([-0-9.e]+)").matcher(l[0]);
+        assertThat(hold.find()).isTrue();
+        assertThat(Double.parseDouble(hold.group(1))).isLessThan(0.02);
+        assertThat(l[1]).contains("\"scenario\":\"stir\"").containsPattern("\"tip_error_m\":[0-9.e-]+");
+        // the mobile manipulator drives its 1 m/s, 0.5 rad/s circle without sliding sideways
+        assertThat(l[2]).contains("\"scenario\":\"mobile\"").contains("\"dofs\":10");
+        java.util.regex.Matcher fwd = Pattern.compile("\"forward_m_s\":([-0-9.e]+),\"lateral_m_s\":([-0-9.e]+)").matcher(l[2]);
+        assertThat(fwd.find()).isTrue();
+        assertThat(Double.parseDouble(fwd.group(1))).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(Math.abs(Double.parseDouble(fwd.group(2)))).isLessThan(1e-3);
+    }
+
+    @Test
+    void robot_mjcf_writesTheHeldPandaForMujoco(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("panda_hold.xml");
+        assertThat(run("bench", "robot", "--mjcf", file.toString())).isZero();
+        String xml = java.nio.file.Files.readString(file);
+        assertThat(xml).contains("<compiler angle=\"radian\"/>").contains("timestep=\"0.002\"")
+                .contains("<key name=\"test\" qpos=\"0.0 -0.785 0.0 -2.356 0.0 1.571 0.785\"/>");
+        // seven hinges with their servos: Kp 4500 on joint 1, its bias Kp q_home (0) - Kp q - Kd qd
+        assertThat(Pattern.compile("<joint name=\"joint[1-7]\" type=\"hinge\"").matcher(xml).results().count()).isEqualTo(7);
+        assertThat(xml).contains("<general joint=\"joint1\" gainprm=\"4500.0\" biastype=\"affine\" biasprm=\"0.0 -4500.0 -450.0\"/>")
+                .contains("<general joint=\"joint4\" gainprm=\"3500.0\" biastype=\"affine\" biasprm=\"-8246.0 -3500.0 -350.0\"/>");
+        // the same masses as Tandem's arm: link 7 carries the hand and the stirrer (1.565522 kg)
+        assertThat(xml).contains("mass=\"4.970684\"").contains("mass=\"1.565522\"");
+    }
+
+    @Test
+    void robot_unknownScenario_exits2NamingTheChoices() {
+        assertThat(run("bench", "robot", "--scenario", "humanoid")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown scenario 'humanoid'").contains("panda");
+    }
+
+    @Test
+    void solvers_seedsAndDiscard_averagedOverSeedsAfterTheDiscardedStart() {
+        assertThat(run("bench", "solvers", "--spheres", "20", "--steps", "6", "--discard", "0.004", "--seeds", "1,2",
+                "--iterations", "5", "--solvers", "SUB_ADMM", "--json")).isZero();
+        assertThat(lines()).hasSize(1);
+        assertThat(lines()[0]).contains("\"steps\":6,\"discarded_steps\":2,\"seeds\":[1,2]").containsPattern("\"at_ms\":[0-9.]+");
+        out.getBuffer().setLength(0);
+        assertThat(run("bench", "solvers", "--spheres", "20", "--steps", "6", "--discard", "0.02")).isEqualTo(2);
+        assertThat(err.toString()).contains("--discard 0.02 s leaves none of the 6 steps");
+    }
+
+    @Test
     void solvers_unknownScenario_exits2NamingIt() {
         assertThat(run("bench", "solvers", "--scenario", "beam")).isEqualTo(2);
         assertThat(err.toString()).contains("beam");

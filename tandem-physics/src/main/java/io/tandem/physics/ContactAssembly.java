@@ -168,7 +168,16 @@ final class ContactAssembly {
         // room for 4 pairs per collider up front: the step should not allocate when contacts appear
         growPairs(4 * n + 16);
         for (int c = 0; c < n; c++) {
-            group[m.colliderRank[c]] = m.bodyType[m.colliderBody[c]] == BodyType.DYNAMIC ? 1 : 0;
+            int b = m.colliderBody[c];
+            int fam = 1;
+            if (art.count > 0 && art.dofOfBody[b] >= 0) {
+                int a = art.articulationOf[art.dofOfBody[b]];
+                if (!art.selfCollide[a]) {
+                    // a robot's links never collide with each other: the broad phase drops them at once
+                    fam = 2 + a;
+                }
+            }
+            group[m.colliderRank[c]] = m.bodyType[b] == BodyType.DYNAMIC ? fam : 0;
         }
     }
 

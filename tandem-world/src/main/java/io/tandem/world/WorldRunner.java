@@ -93,6 +93,8 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     /** planar bases (World.Coordinates.PLANAR): their model's name and x, y and yaw dofs */
     private String[] baseModel = new String[0];
     private int[] baseDofs = new int[0];
+    /** per planar base: its mass (kg) and yaw inertia (kg m^2), for its velocity servos */
+    private double[] baseServo = new double[0];
     private final Map<String, int[]> twistWheels = new HashMap<>();
     private final Map<String, World.DiffDrive> twistDrives = new HashMap<>();
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WorldRunner.class);
@@ -478,6 +480,27 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         }
         baseModel = bm.toArray(new String[0]);
         baseDofs = bd.stream().mapToInt(Integer::intValue).toArray();
+        // each base's servo inertias: its mass, and every link's inertia about the root's vertical
+        // at the file's pose
+        baseServo = new double[2 * baseModel.length];
+        for (int k = 0; k < baseModel.length; k++) {
+            World.Model m = models.get(baseModel[k]);
+            double mass = 0;
+            double yaw = 0;
+            Pose root = null;
+            for (World.Link l : m.links()) {
+                if (root == null) {
+                    root = l.pose();
+                }
+                mass += l.inertial().mass();
+                Pose c = l.pose().compose(l.inertial().pose());
+                double dx = c.x() - root.x();
+                double dy = c.y() - root.y();
+                yaw += l.inertial().izz() + l.inertial().mass() * (dx * dx + dy * dy);
+            }
+            baseServo[2 * k] = mass;
+            baseServo[2 * k + 1] = yaw;
+        }
         JointTable table = joints();
         dofOfHandle = new int[table.names.length];
         for (int h = 0; h < dofOfHandle.length; h++) {
@@ -956,23 +979,8 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         if (!Double.isFinite(forward) || !Double.isFinite(yawRate)) {
             throw new IllegalArgumentException("base '" + model + "': velocity must be finite, got " + forward + ", " + yawRate);
         }
-        World.Model m = models.get(model);
-        double mass = 0;
-        double yaw = 0;
-        Pose root = null;
-        for (World.Link l : m.links()) {
-            mass += l.inertial().mass();
-        }
-        // the yaw servo's inertia: every link's about the root's vertical, at the file's pose
-        for (World.Link l : m.links()) {
-            if (root == null) {
-                root = l.pose();
-            }
-            Pose c = l.pose().compose(l.inertial().pose());
-            double dx = c.x() - root.x();
-            double dy = c.y() - root.y();
-            yaw += l.inertial().izz() + l.inertial().mass() * (dx * dx + dy * dy);
-        }
+        double mass = baseServo[2 * k];
+        double yaw = baseServo[2 * k + 1];
         int x = baseDofs[3 * k];
         state.setDofGains(x, 0, mass / BASE_SERVO_S);
         state.setDofGains(baseDofs[3 * k + 1], 0, mass / BASE_SERVO_S);

@@ -24,7 +24,7 @@ import java.util.List;
  * along the hand's z from 0.0584 m, 0.1 kg) lumped into link 7 with 9.2's mass, centre and inertia,
  * no fingers; a static open box centred at (0.5, 0, 0), inner 0.5 x 0.5 m, walls 0.15 m high and
  * 0.02 m thick, on a ground plane (link 1 without collisions: its capsule reaches the floor); N spheres r 0.02 m, 600 kg/m^3, on a 10 x 10 grid per layer,
- * 0.045 m apart (+-1 mm jitter, seed 1), the first layer at z = 0.03; friction 0.5, h = 2 ms.
+ * 0.045 m apart (+-1 mm jitter, seed 1 unless chosen), the first layer at z = 0.03; friction 0.5, h = 2 ms.
  * One subsystem per sphere plus the robot: N + 1.
  *
  * Control, per step before the physics: the stirrer's tip traces a horizontal circle of radius
@@ -81,6 +81,16 @@ final class PandaStir {
      * @return the scene at its start: the arm at (0, -0.785, 0, -2.356, 0, 1.571, 0.785), at rest
      */
     static PandaStir build(int spheres, SolverSettings solver) {
+        return build(spheres, solver, 1);
+    }
+
+    /**
+     * @param spheres N, at least 1
+     * @param solver  the constraint solver
+     * @param seed    the spheres' jitter (9.1's runs use seeds 1, 2 and 3)
+     * @return the scene at its start
+     */
+    static PandaStir build(int spheres, SolverSettings solver, long seed) {
         if (spheres < 1) {
             throw new IllegalArgumentException("the stir scene needs at least 1 sphere, got " + spheres);
         }
@@ -100,7 +110,7 @@ final class PandaStir {
                 new World.Collision("wall_my", Pose.translation(0, -reach, 0.075), new Geometry.Box(span, wall, 0.15), 0.5))));
         double mass = SPHERE_DENSITY * 4.0 / 3.0 * Math.PI * Math.pow(SPHERE_R, 3);
         double inertia = 0.4 * mass * SPHERE_R * SPHERE_R;
-        java.util.Random rnd = new java.util.Random(1);
+        java.util.Random rnd = new java.util.Random(seed);
         for (int k = 0; k < spheres; k++) {
             int layer = k / 100;
             int i = k % 10;
@@ -118,6 +128,23 @@ final class PandaStir {
         PandaStir scene = new PandaStir(new WorldRunner(w, solver, false));
         scene.start();
         return scene;
+    }
+
+    /** The stir scene's arm alone (no ground, nothing to touch), for {@code bench robot}'s held Panda. */
+    static World armAlone() {
+        return new World("panda", "the Panda alone (bench robot)", 0, 0, -9.81, Math.round(STEP_S * 1e9), 1.0,
+                List.of(arm(panda().models().get(0))), List.of(), List.of(), false);
+    }
+
+    /** Puts the arm of {@link #armAlone} at home, at rest, with the stir scene's gains holding it there. */
+    static void hold(PhysicsModel model, PhysicsState state) {
+        int a = model.articulationIndex("panda");
+        for (int i = 0; i < 7; i++) {
+            int d = model.dof(a, i);
+            state.setDofState(d, HOME[i], 0);
+            state.setDofGains(d, KP[i], KP[i] / 10);
+            state.setDofTarget(d, HOME[i], 0);
+        }
     }
 
     private static World panda() {

@@ -48,6 +48,18 @@ public final class SolversCommand implements Callable<Integer> {
     @Option(names = "--steps", description = "Steps (default: 500 of 2 ms for stir, 240 of 1/240 s for stir-rod and pile).")
     Integer steps;
 
+    @Option(names = "--seeds", split = ",", defaultValue = "1", description = "Seeds of the stir scene's jitter; AT and AA"
+            + " are averaged over them (default: ${DEFAULT-VALUE}).")
+    List<Long> seeds;
+
+    @Option(names = "--discard", paramLabel = "SECONDS", defaultValue = "0", description = "Simulated seconds at the start"
+            + " left out of AT and AA (default: ${DEFAULT-VALUE}).")
+    double discardS;
+
+    @Option(names = "--recipe", description = "shared/specs/physics-wave2.md 9.1's runs: 10 s each (stir: 5000 steps),"
+            + " the first 0.5 s discarded, seeds 1, 2 and 3 (overrides --steps, --discard and --seeds).")
+    boolean recipe;
+
     @Option(names = "--csv", description = "Also write the table as CSV to this file.")
     Path csv;
 
@@ -61,45 +73,69 @@ public final class SolversCommand implements Callable<Integer> {
         }
         boolean panda = scenario.equals("stir");
         int spheres = this.spheres != null ? this.spheres : panda ? 400 : 1000;
-        int steps = this.steps != null ? this.steps : panda ? 500 : 240;
         double h = panda ? PandaStir.STEP_S : 1.0 / 240;
+        int steps = this.steps != null ? this.steps : panda ? 500 : 240;
+        if (recipe) {
+            steps = (int) Math.round(10.0 / h);
+            discardS = 0.5;
+            seeds = List.of(1L, 2L, 3L);
+        }
+        if (!(discardS >= 0)) {
+            throw new ParameterException(spec.commandLine(), "--discard must be >= 0 seconds, got " + discardS);
+        }
+        int discard = (int) Math.round(discardS / h);
+        if (discard >= steps) {
+            throw new ParameterException(spec.commandLine(), "--discard " + discardS + " s leaves none of the " + steps
+                    + " steps to measure: discard less or run more --steps");
+        }
+        if (!panda && (seeds.size() != 1 || seeds.get(0) != 1L)) {
+            throw new ParameterException(spec.commandLine(), "--seeds applies to the stir scene only");
+        }
         PrintWriter out = spec.commandLine().getOut();
         double[][] at = new double[solvers.size()][iterations.size()];
         double[][] aa = new double[solvers.size()][iterations.size()];
         double[][] tracking = new double[solvers.size()][iterations.size()];
-        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "solvers", (long) solvers.size() * iterations.size() * steps, !json);
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "solvers",
+                (long) solvers.size() * iterations.size() * seeds.size() * steps, !json);
         long doneSteps = 0;
+        int measured = steps - discard;
         for (int si = 0; si < solvers.size(); si++) {
             for (int ii = 0; ii < iterations.size(); ii++) {
                 SolverSettings st = new SolverSettings(solvers.get(si), iterations.get(ii), SolverSettings.DEFAULT_KAPPA, 0, 1);
-                PandaStir stir = panda ? PandaStir.build(spheres, st) : null;
-                PhysicsModel m = panda ? stir.model() : scenario.equals("stir-rod") ? PhysicsScenes.stir(spheres, h, st)
-                        : PhysicsScenes.pile(10, h, st);
-                PhysicsState s = panda ? stir.state() : m.newState();
                 long solveNs = 0;
                 double err = 0;
-                try (PhysicsEngine e = new PhysicsEngine(m, System::nanoTime)) {
-                    for (int k = 0; k < steps; k++) {
-                        if (panda) {
-                            stir.control();
+                double tip = 0;
+                for (long seed : seeds) {
+                    PandaStir stir = panda ? PandaStir.build(spheres, st, seed) : null;
+                    PhysicsModel m = panda ? stir.model() : scenario.equals("stir-rod") ? PhysicsScenes.stir(spheres, h, st)
+                            : PhysicsScenes.pile(10, h, st);
+                    PhysicsState s = panda ? stir.state() : m.newState();
+                    try (PhysicsEngine e = new PhysicsEngine(m, System::nanoTime)) {
+                        for (int k = 0; k < steps; k++) {
+                            if (panda) {
+                                stir.control();
+                            }
+                            e.step(s);
+                            if (k >= discard) {
+                                solveNs += e.lastSolveNanos();
+                                err += e.lastConstraintError();
+                            }
+                            bar.update(++doneSteps);
                         }
-                        e.step(s);
-                        solveNs += e.lastSolveNanos();
-                        err += e.lastConstraintError();
-                        bar.update(++doneSteps);
+                    }
+                    if (panda) {
+                        tip = Math.max(tip, stir.trackingError());
+                        stir.close();
                     }
                 }
-                at[si][ii] = solveNs / 1e6 / steps;
-                aa[si][ii] = err / steps;
-                if (panda) {
-                    tracking[si][ii] = stir.trackingError();
-                    stir.close();
-                }
+                at[si][ii] = solveNs / 1e6 / ((double) measured * seeds.size());
+                aa[si][ii] = err / ((double) measured * seeds.size());
+                tracking[si][ii] = tip;
                 if (json) {
                     out.printf(Locale.ROOT, "{\"scenario\":\"%s\",\"solver\":\"%s\",\"iterations\":%d,\"spheres\":%d,\"steps\":%d,"
-                                    + "\"step_s\":%.6g,\"at_ms\":%.4f,\"aa\":%.6g%s}%n", scenario,
+                                    + "\"discarded_steps\":%d,\"seeds\":%s,\"step_s\":%.6g,\"at_ms\":%.4f,\"aa\":%.6g%s}%n", scenario,
                             solvers.get(si).name().toLowerCase(Locale.ROOT), iterations.get(ii), scenario.equals("pile") ? 0 : spheres,
-                            steps, h, at[si][ii], aa[si][ii],
+                            steps, discard, seeds.toString().replace(" ", ""), h, at[si][ii], aa[si][ii],
                             panda ? String.format(Locale.ROOT, ",\"tip_error_m\":%.5f", tracking[si][ii]) : "");
                     out.flush();
                 }
@@ -137,10 +173,10 @@ public final class SolversCommand implements Callable<Integer> {
         }
         if (!json) {
             out.println(md);
-            out.printf(Locale.ROOT, "%n%s, %d steps of %s, 1 thread; AT = solver time per step, AA = mean constraint error"
-                    + " (|Jv+e| hard, Fischer-Burmeister + Coulomb residual contacts)%n",
+            out.printf(Locale.ROOT, "%n%s, %d steps of %s (the first %d left out), seeds %s, 1 thread; AT = solver time per"
+                    + " step, AA = mean constraint error (|Jv+e| hard, Fischer-Burmeister + Coulomb residual contacts)%n",
                     panda ? "stir (the Panda) with " + spheres + " spheres" : scenario.equals("stir-rod") ? "stir-rod with "
-                            + spheres + " spheres" : "pile", steps, panda ? "2 ms" : "1/240 s");
+                            + spheres + " spheres" : "pile", steps, panda ? "2 ms" : "1/240 s", discard, seeds);
         }
         if (csv != null) {
             Files.writeString(csv, csvText, StandardCharsets.UTF_8);

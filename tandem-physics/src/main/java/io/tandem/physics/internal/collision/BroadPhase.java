@@ -53,7 +53,7 @@ import io.tandem.physics.internal.parallel.ParallelLoop;
 
 /**
  * Broad phase: finds the collider pairs whose world AABBs overlap. Pairs of two static colliders
- * are skipped; infinite colliders (planes) are paired with every overlapping non-static collider.
+ * and of two colliders of one family are skipped; infinite colliders (planes) are paired with every overlapping non-static collider.
  * The output is deterministic: pairs (i, j) with i &lt; j, sorted by i then j.
  *
  * <p>Not thread-safe: it keeps the previous sort order (temporal coherence) and scratch arrays.
@@ -70,6 +70,12 @@ public final class BroadPhase {
 
     /** The algorithm of {@link #BroadPhase()}, chosen by measurement (see the implementation notes). */
     public static final Algorithm DEFAULT_ALGORITHM = Algorithm.UNIFORM_GRID;
+
+    /**
+     * Up to this many bounded colliders every pair is tested directly (at most 2016 tests): a robot
+     * alone or a small scene pays no grid or sweep setup.
+     */
+    static final int SMALL = 64;
 
     static final byte BOUNDED = 0;
     static final byte UNBOUNDED = 1;
@@ -157,7 +163,8 @@ public final class BroadPhase {
      * @param n number of colliders
      * @param aabbMin lower corners, (n x 3) m, collider i at {@code 3i..3i+2}. Not modified.
      * @param aabbMax upper corners, (n x 3) m. Not modified.
-     * @param group per collider: 0 = static, anything else = dynamic. Not modified.
+     * @param group per collider: 0 = static, anything else = dynamic; a group of 2 or more is a
+     *              family whose colliders never pair with each other (a robot's links). Not modified.
      * @param out receives the pairs (i &lt; j, sorted by i then j). Modified (cleared first).
      * @return the number of pairs
      * @throws IllegalArgumentException if an array is shorter than n requires
@@ -197,7 +204,19 @@ public final class BroadPhase {
         loop.run(n, listRange);
         minNow = null;
         maxNow = null;
-        if (algorithm == Algorithm.SWEEP_AND_PRUNE) {
+        if (nb <= SMALL) {
+            // a few colliders (a robot alone): every pair, in index order, costs less than either
+            // algorithm's setup
+            for (int p = 0; p < nb; p++) {
+                int i = bounded[p];
+                for (int q = p + 1; q < nb; q++) {
+                    int j = bounded[q];
+                    if (mayCollide(group[i], group[j]) && overlap(aabbMin, aabbMax, i, j)) {
+                        out.add(i, j);
+                    }
+                }
+            }
+        } else if (algorithm == Algorithm.SWEEP_AND_PRUNE) {
             sweep.find(n, aabbMin, aabbMax, group, kind, nb, out);
         } else {
             grid.find(aabbMin, aabbMax, group, bounded, nb, out);
@@ -299,6 +318,14 @@ public final class BroadPhase {
                 }
             }
         }
+    }
+
+    /**
+     * Whether colliders of these groups may pair: not two static ones (group 0), not two of one
+     * family (the same group of at least 2: the links of a robot that does not self-collide).
+     */
+    static boolean mayCollide(int groupA, int groupB) {
+        return groupA != groupB || groupA == 1;
     }
 
     static boolean overlap(double[] min, double[] max, int i, int j) {

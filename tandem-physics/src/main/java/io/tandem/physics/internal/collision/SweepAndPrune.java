@@ -95,6 +95,9 @@ final class SweepAndPrune {
                     continue;
                 }
                 int j = sIdx[q];
+                if (!BroadPhase.mayCollide(group[i], group[j])) {
+                    continue;
+                }
                 if (i < j) {
                     out.add(i, j);
                 } else {

@@ -113,6 +113,8 @@ final class UniformGrid {
     private double[] minNow;
     private double[] maxNow;
     private int[] boundedNow;
+    /** the colliders' groups during find (see BroadPhase.mayCollide) */
+    private int[] groupNow;
     private double eMinNow;
     private int denseLevel;
     private int denseNx;
@@ -162,6 +164,7 @@ final class UniformGrid {
         if (m < 2) {
             return;
         }
+        groupNow = group;
         ensure(m, bounded);
         // levels, in parallel chunks of entries (minima, maxima and counts are exact in any order):
         // the smallest largest-extent e_min, then each box's level and each level's count, largest
@@ -244,7 +247,7 @@ final class UniformGrid {
                 if (k == l || (isBrute[k] && k < l) || (lStatic && group[k] == 0)) {
                     continue;
                 }
-                if (BroadPhase.overlap(min, max, l, k)) {
+                if (BroadPhase.overlap(min, max, l, k) && BroadPhase.mayCollide(group[l], group[k])) {
                     out.add(Math.min(l, k), Math.max(l, k));
                 }
             }
@@ -585,6 +588,9 @@ final class UniformGrid {
         }
         int i = sObj[p];
         int j = sObj[q];
+        if (!BroadPhase.mayCollide(groupNow[i], groupNow[j])) {
+            return;
+        }
         if (i < j) {
             out.add(i, j);
         } else {

@@ -211,12 +211,13 @@ final class ArticulatedSolve {
     }
 
     /**
-     * Factors A_r of subsystem s's articulation and writes each link's inverse mass
-     * Lambda_l A_r^-1 Lambda_l^T into {@code bodyInverse} at [36 body].
+     * Factors A_r of subsystem s's articulation and writes the inverse mass
+     * Lambda_l A_r^-1 Lambda_l^T of each link with {@code wanted[body]} (the links some row acts on:
+     * six solves each, skipped for the others) into {@code bodyInverse} at [36 body].
      *
      * @throws IllegalStateException if A_r is not positive definite
      */
-    void factorMass(int s, double[] bodyInverse) {
+    void factorMass(int s, double[] bodyInverse, boolean[] wanted) {
         int a = pr.articulationOf[s];
         int n = pr.articulationDim[a];
         int m0 = pr.articulationMatrixStart[a];
@@ -227,7 +228,9 @@ final class ArticulatedSolve {
         }
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];
-            coupling(a, b, b, bodyInverse, 36 * b);
+            if (wanted[b]) {
+                coupling(a, b, b, bodyInverse, 36 * b);
+            }
         }
     }
 

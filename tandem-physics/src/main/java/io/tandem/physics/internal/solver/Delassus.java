@@ -36,6 +36,8 @@ final class Delassus {
     private int[] tqStart = new int[0];
     private double[] tq = new double[0];
     private final double[] coupling = new double[36];
+    /** per body: whether a row acts on it (an articulation's links need their inverse mass then only) */
+    private boolean[] linkWanted = new boolean[0];
 
     void build(ConstraintProblem pr) {
         if (!pr.armedRows) {
@@ -46,9 +48,18 @@ final class Delassus {
         aInv = ConstraintProblem.grow(aInv, 36 * pr.bodies);
         articulated.prepare(pr);
         if (pr.articulations > 0) {
+            if (linkWanted.length < pr.bodies) {
+                linkWanted = new boolean[Math.max(pr.bodies, 2 * linkWanted.length)];
+            }
+            java.util.Arrays.fill(linkWanted, 0, pr.bodies, false);
+            for (int c = 0; c < pr.constraints; c++) {
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    linkWanted[pairs.body[2 * c + k]] = true;
+                }
+            }
             for (int s = 0; s < pr.subsystems; s++) {
                 if (pr.articulationOf[s] >= 0) {
-                    articulated.factorMass(s, aInv);
+                    articulated.factorMass(s, aInv, linkWanted);
                 }
             }
         }

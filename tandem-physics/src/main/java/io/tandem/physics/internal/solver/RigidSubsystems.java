@@ -51,6 +51,8 @@ final class RigidSubsystems implements Subsystems {
     private int[] cursor = new int[0];
     /** A_b^-1, H_b, H_b^-1 per body (36 each) */
     private double[] aInv = new double[0];
+    /** per body: whether some split pair acts on it (an articulation's links need their inverse mass then only) */
+    private boolean[] linkWanted = new boolean[0];
     private double[] hBlock = new double[0];
     private double[] hInv = new double[0];
     private double[] scratch = new double[0];
@@ -123,6 +125,9 @@ final class RigidSubsystems implements Subsystems {
         int nb = pr.bodies;
         int ns = pr.subsystems;
         aInv = ConstraintProblem.grow(aInv, 36 * nb);
+        if (linkWanted.length < nb) {
+            linkWanted = new boolean[Math.max(nb, 2 * linkWanted.length)];
+        }
         if (hForm.length < nb) {
             hForm = new byte[Math.max(nb, 2 * hForm.length)];
             rigidMass = new boolean[hForm.length];
@@ -358,7 +363,11 @@ final class RigidSubsystems implements Subsystems {
         boolean art = articulated(s);
         if (art) {
             // each link's inverse mass as its rows see it, Lambda A_r^-1 Lambda^T (general layout)
-            articulated.factorMass(s, aInv);
+            for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
+                int b = pr.subsystemBodies[q];
+                linkWanted[b] = bodyPairStart[b + 1] > bodyPairStart[b];
+            }
+            articulated.factorMass(s, aInv, linkWanted);
         }
         for (int q = pr.subsystemBodyStart[s]; q < pr.subsystemBodyStart[s + 1]; q++) {
             int b = pr.subsystemBodies[q];

@@ -77,7 +77,9 @@ class BroadPhaseTest {
         List<Long> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {
-                if (!valid(min, max, i) || !valid(min, max, j) || (group[i] == 0 && group[j] == 0)) {
+                // two static colliders, or two of one family (group >= 2: a robot's links), never pair
+                boolean family = group[i] == group[j] && group[i] >= 2;
+                if (!valid(min, max, i) || !valid(min, max, j) || (group[i] == 0 && group[j] == 0) || family) {
                     continue;
                 }
                 if (BroadPhase.overlap(min, max, i, j)) {
@@ -129,6 +131,26 @@ class BroadPhaseTest {
                         s.poses.translate(
                                 i, 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian(), 0.02 * rnd.nextGaussian());
                     }
+                }
+                s.updateAabbs(0.01);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(BroadPhase.Algorithm.class)
+    void findPairs_smallScenesTestedPairByPair_matchBruteForce(BroadPhase.Algorithm algorithm) {
+        // up to BroadPhase.SMALL bounded colliders every pair is tested directly; just above, the algorithm runs
+        Random rnd = new Random(SEED);
+        BroadPhase bp = new BroadPhase(algorithm);
+        PairBuffer out = new PairBuffer(1);
+        for (int n : new int[] {3, 4, 10, 40, BroadPhase.SMALL + 2, BroadPhase.SMALL + 3, BroadPhase.SMALL + 20}) {
+            Scene s = randomScene(n, 0.8, rnd);
+            for (int frame = 0; frame < 5; frame++) {
+                bp.findPairs(n, s.min, s.max, s.group, out);
+                assertThat(asList(out)).as("n %d frame %d seed %d", n, frame, SEED).isEqualTo(bruteForce(n, s.min, s.max, s.group));
+                for (int i = 3; i < n; i++) {
+                    s.poses.translate(i, 0.05 * rnd.nextGaussian(), 0.05 * rnd.nextGaussian(), 0.05 * rnd.nextGaussian());
                 }
                 s.updateAabbs(0.01);
             }
