@@ -50,9 +50,13 @@ public record World(String name, String source, double gravityX, double gravityY
      * @param links    links, file order
      * @param joints   joints, file order
      * @param line     line of the model element in the source
+     * @param coordinates how a robot among its links is simulated
+     * @param controllers Gazebo's joint-driving systems read from its plugins
+     * @param selfCollide whether its links collide with each other (SDF {@code <self_collide>}, URDF
+     *                 {@code <gazebo><self_collide>}); links joined by a joint never do
      */
     public record Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line,
-                        Coordinates coordinates, List<Controller> controllers) {
+                        Coordinates coordinates, List<Controller> controllers, boolean selfCollide) {
         /**
          * Tandem's extension element of a model (SDF: in the model; URDF: in a robot-level gazebo
          * element) choosing its {@link Coordinates}: {@code joint} (the default), {@code maximal}
@@ -64,6 +68,12 @@ public record World(String name, String source, double gravityX, double gravityY
             links = List.copyOf(links);
             joints = List.copyOf(joints);
             controllers = List.copyOf(controllers);
+        }
+
+        /** A model whose links do not collide with each other (SDF's and URDF's default). */
+        public Model(String name, boolean isStatic, Pose pose, List<Link> links, List<Joint> joints, int line,
+                     Coordinates coordinates, List<Controller> controllers) {
+            this(name, isStatic, pose, links, joints, line, coordinates, controllers, false);
         }
 
         /** A model in the default coordinates, without controllers. */

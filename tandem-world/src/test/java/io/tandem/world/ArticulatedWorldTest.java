@@ -50,6 +50,77 @@ class ArticulatedWorldTest {
         assertThat(warnings).noneMatch(w -> w.contains("tandem:coordinates"));
     }
 
+    /**
+     * A two-link arm folded so that its second link lies inside its base: its links collide with
+     * each other only when the file asks for self-collision (Gazebo's default is not to), in URDF
+     * robot-level, URDF link-level and SDF model-level form.
+     */
+    @Test
+    void selfCollide_foldedArm_contactsOnlyWhenTheFileAsks() {
+        String urdf = """
+                <robot name="fold">
+                  <link name="world"/>
+                  <joint name="pin" type="fixed"><parent link="world"/><child link="base"/><origin xyz="0 0 1"/></joint>
+                  <link name="base">
+                    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+                    <collision><geometry><box size="0.4 0.4 0.4"/></geometry></collision>
+                  </link>
+                  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><origin xyz="0 0 0.5"/>
+                    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="5"/></joint>
+                  <link name="l1">
+                    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+                    <collision><origin xyz="0 0 0.1"/><geometry><sphere radius="0.05"/></geometry></collision>
+                  </link>
+                  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="0 0 0.2"/>
+                    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="5"/></joint>
+                  <link name="l2">
+                    <inertial><origin xyz="0 0 -0.6"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+                    <collision><origin xyz="0 0 -0.6"/><geometry><sphere radius="0.1"/></geometry></collision>
+                  </link>
+                  GAZEBO
+                </robot>
+                """;
+        String[] variants = {"", "<gazebo><self_collide>true</self_collide></gazebo>",
+            "<gazebo reference=\"l2\"><selfCollide>true</selfCollide></gazebo>"};
+        for (int v = 0; v < variants.length; v++) {
+            World w = UrdfLoader.load(new ByteArrayInputStream(urdf.replace("GAZEBO", variants[v]).getBytes(StandardCharsets.UTF_8)),
+                    "fold.urdf", x -> { });
+            assertThat(w.models().get(0).selfCollide()).as("variant %d", v).isEqualTo(v > 0);
+            assertThat(contactsAfterAStep(w)).as("variant %d", v).isEqualTo(v > 0);
+        }
+        String sdf = """
+                <sdf version="1.9"><world name="w"><model name="fold">
+                  SELF
+                  <link name="base"><pose>0 0 1 0 0 0</pose>
+                    <collision name="c"><geometry><box><size>0.4 0.4 0.4</size></box></geometry></collision></link>
+                  <joint name="pin" type="fixed"><parent>world</parent><child>base</child></joint>
+                  <link name="l1"><pose>0 0 1.5 0 0 0</pose>
+                    <collision name="c"><pose>0 0 0.1 0 0 0</pose><geometry><sphere><radius>0.05</radius></sphere></geometry></collision></link>
+                  <joint name="j1" type="revolute"><parent>base</parent><child>l1</child><axis><xyz>0 1 0</xyz></axis></joint>
+                  <link name="l2"><pose>0 0 1.7 0 0 0</pose>
+                    <inertial><pose>0 0 -0.6 0 0 0</pose><mass>1</mass></inertial>
+                    <collision name="c"><pose>0 0 -0.6 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+                  <joint name="j2" type="revolute"><parent>l1</parent><child>l2</child><axis><xyz>0 1 0</xyz></axis></joint>
+                </model></world></sdf>
+                """;
+        for (boolean self : new boolean[] {false, true}) {
+            World w = SdfLoader.load(new ByteArrayInputStream(sdf.replace("SELF", self ? "<self_collide>true</self_collide>" : "")
+                    .getBytes(StandardCharsets.UTF_8)), "fold.sdf", x -> { });
+            assertThat(w.models().get(0).selfCollide()).isEqualTo(self);
+            assertThat(contactsAfterAStep(w)).as("sdf self_collide %s", self).isEqualTo(self);
+        }
+    }
+
+    private static boolean contactsAfterAStep(World w) {
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            assertThat(r.physicsModel().articulationCount()).isEqualTo(1);
+            try (io.tandem.physics.PhysicsEngine e = new io.tandem.physics.PhysicsEngine(r.physicsModel())) {
+                e.step(r.physicsState());
+                return e.contactCount() > 0;
+            }
+        }
+    }
+
     @Test
     void sdfCoordinates_unknownValue_refusedAtItsLine() {
         String sdf = """

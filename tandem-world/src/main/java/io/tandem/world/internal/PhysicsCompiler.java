@@ -286,6 +286,9 @@ public final class PhysicsCompiler {
                                      Map<String, Integer> bodyOfLink, List<BodyRef> bodies, Map<String, Integer> dofs,
                                      long jointId) {
         io.tandem.physics.ArticulationBuilder a = b.articulation(m.name());
+        if (m.selfCollide()) {
+            a.selfCollide();
+        }
         if (!planar) {
             // the welded root link is the robot's base: it does not collide with the links
             a.base(bodies.get(bodyOfLink.get(Compiled.key(m.name(), root))).body());

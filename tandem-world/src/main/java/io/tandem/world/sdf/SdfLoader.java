@@ -375,8 +375,13 @@ public final class SdfLoader {
                 controllers.add(c);
             }
         }
+        // SDF's self_collide: the model's, or any of its own links' (Tandem decides per model)
+        boolean selfCollide = flag(e.child("self_collide"));
+        for (Element l : e.children("link")) {
+            selfCollide |= flag(l.child("self_collide"));
+        }
         return new World.Model(name, isStatic, pose, links, motorize(joints, controllers), e.line,
-                messages.coordinates(e.child(World.Model.COORDINATES_ELEMENT)), controllers);
+                messages.coordinates(e.child(World.Model.COORDINATES_ELEMENT)), controllers, selfCollide);
     }
 
     /** Adds a model scope's links and joints (nested models recursively) with scoped names. */

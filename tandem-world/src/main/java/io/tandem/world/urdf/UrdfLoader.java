@@ -123,9 +123,20 @@ public final class UrdfLoader {
         Map<String, Double> friction = new HashMap<>();
         Set<String> preserved = new HashSet<>();
         World.Coordinates coordinates = World.Coordinates.JOINT;
+        boolean selfCollide = false;
         for (Element g : root.children("gazebo")) {
             if (g.attribute("reference") == null && g.child(World.Model.COORDINATES_ELEMENT) != null) {
                 coordinates = messages.coordinates(g.child(World.Model.COORDINATES_ELEMENT));
+            }
+            // Gazebo's <self_collide> (robot level) and <selfCollide> (a link's): Tandem decides per robot
+            for (Element c : g.children) {
+                if (c.name.equals("self_collide") || c.name.equals("selfCollide")) {
+                    String t = c.text().trim().toLowerCase(Locale.ROOT);
+                    if (!t.equals("true") && !t.equals("1") && !t.equals("false") && !t.equals("0")) {
+                        throw error(c, "<" + c.name + "> must be true or false, got '" + c.text().trim() + "'");
+                    }
+                    selfCollide |= t.equals("true") || t.equals("1");
+                }
             }
             gazebo(g, friction, preserved);
         }
@@ -195,7 +206,7 @@ public final class UrdfLoader {
                 }
             }
         }
-        return world(robotName, root, links, order, worldPose, preserved, coordinates);
+        return world(robotName, root, links, order, worldPose, preserved, coordinates, selfCollide);
     }
 
     // ---------------------------------------------------------------- Gazebo's conversion
@@ -213,7 +224,7 @@ public final class UrdfLoader {
     }
 
     private World world(String robotName, Element root, Map<String, RawLink> links, List<RawJoint> order,
-            Map<String, Pose> worldPose, Set<String> preserved, World.Coordinates coordinates) {
+            Map<String, Pose> worldPose, Set<String> preserved, World.Coordinates coordinates, boolean selfCollide) {
         Map<String, Body> bodyOf = new LinkedHashMap<>();
         for (String l : worldPose.keySet()) {
             if (l.equals("world")) {
@@ -256,7 +267,8 @@ public final class UrdfLoader {
         for (Body b : bodyOf.values()) {
             out.add(finish(b, welded.contains(b.link.name()), jointOf.get(b.link.name())));
         }
-        World.Model model = new World.Model(robotName, false, Pose.IDENTITY, out, joints, root.line, coordinates);
+        World.Model model = new World.Model(robotName, false, Pose.IDENTITY, out, joints, root.line, coordinates, List.of(),
+                selfCollide);
         return new World(robotName, file, 0, 0, GRAVITY_Z, STEP_NS, 1.0, List.of(model), List.of(), List.of(), false);
     }
 
@@ -546,7 +558,7 @@ public final class UrdfLoader {
     private void gazebo(Element g, Map<String, Double> friction, Set<String> preserved) {
         String ref = g.attribute("reference");
         if (ref == null) {
-            if (g.children.stream().anyMatch(c -> !c.name.equals(World.Model.COORDINATES_ELEMENT))) {
+            if (g.children.stream().anyMatch(c -> !c.name.equals(World.Model.COORDINATES_ELEMENT) && !c.name.equals("self_collide"))) {
                 warn(g, "gazebo", "robot-level <gazebo> (plugins, controllers) is ignored");
             }
             return;
@@ -558,6 +570,9 @@ public final class UrdfLoader {
                     if (c.text().equals("true") || c.text().equals("1")) {
                         preserved.add(ref);
                     }
+                }
+                case "selfCollide", "self_collide" -> {
+                    // read with the robot's (above)
                 }
                 default -> warn(c, "gazebo:" + c.name, "<gazebo> <" + c.name + "> is ignored");
             }
