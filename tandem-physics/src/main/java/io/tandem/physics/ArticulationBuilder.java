@@ -32,6 +32,8 @@ public final class ArticulationBuilder {
     boolean selfCollide;
     /** the body the tree is fixed to (its collisions are the robot's base), or -1 */
     int base = -1;
+    /** the root link's body when the base floats (joints 0-5 are its six virtual joints), else -1 */
+    int floating = -1;
 
     /** One joint and its child link. */
     static final class Joint {
@@ -87,6 +89,10 @@ public final class ArticulationBuilder {
             throw new IllegalArgumentException(what + ": parent joint " + parentJoint + " must be -1 (the base) or one of"
                     + " the joints added before it (0.." + (joints.size() - 1) + ")");
         }
+        if (floating >= 0 && parentJoint < 5) {
+            throw new IllegalArgumentException(what + ": a floating robot's joints hang from its root: parent joint 5 or"
+                    + " a later one, got " + parentJoint);
+        }
         if (body < -1 || body >= owner.bodyCount()) {
             throw new IllegalArgumentException(what + ": body " + body + " out of range (-1 = massless, 0.."
                     + (owner.bodyCount() - 1) + ")");
@@ -119,6 +125,10 @@ public final class ArticulationBuilder {
         if (joint < 0 || joint >= joints.size()) {
             throw new IllegalArgumentException("articulation '" + name + "' has no joint " + joint + " (0.."
                     + (joints.size() - 1) + ")");
+        }
+        if (floating >= 0 && joint < 6) {
+            throw new IllegalArgumentException("articulation '" + name + "' joint " + joint + " is one of its floating base's"
+                    + " virtual joints (0-5): it takes no limits, gains, friction or initial state (move the root body instead)");
         }
         return joints.get(joint);
     }
@@ -232,6 +242,44 @@ public final class ArticulationBuilder {
     }
 
     /**
+     * Makes the tree's root float: a free body carried by six virtual joints, slides along x, y, z
+     * and hinges about x, y, z of the root's frame (joints 0-5, the last carrying the body), which
+     * the step re-centres on the body's pose before each step (so they stay far from the
+     * hinges' gimbal lock): the root's state is its body's pose and velocity, and setting those
+     * moves the robot. Call it first; attach the robot's joints to the returned joint. The six
+     * coordinates read 0 at each step's start (read the base from its body); they take no limits,
+     * gains or friction. In {@link #maximalCoordinates()} the root is just a free body.
+     *
+     * @param body the root link, a dynamic body (its centre is the virtual joints' anchor)
+     * @return the joint that carries the root link (5), the parent of the robot's first joints
+     * @throws IllegalArgumentException if joints were added before, or the body is not dynamic
+     */
+    public int floatingBase(int body) {
+        if (!joints.isEmpty()) {
+            throw new IllegalArgumentException("articulation '" + name + "': floatingBase(...) must come before any joint");
+        }
+        if (body < 0 || body >= owner.bodyCount() || owner.bodyType(body) != BodyType.DYNAMIC) {
+            throw new IllegalArgumentException("articulation '" + name + "': a floating base must be a dynamic body, got "
+                    + (body < 0 || body >= owner.bodyCount() ? "index " + body : "'" + owner.bodyName(body) + "'"));
+        }
+        if (base >= 0) {
+            throw new IllegalArgumentException("articulation '" + name + "' has a static base already: it cannot also float");
+        }
+        double[] c = owner.bodyPosition(body);
+        int parent = -1;
+        for (int k = 0; k < 6; k++) {
+            double ex = k % 3 == 0 ? 1 : 0;
+            double ey = k % 3 == 1 ? 1 : 0;
+            double ez = k % 3 == 2 ? 1 : 0;
+            joints.add(new Joint(k < 3 ? JointType.PRISMATIC : JointType.REVOLUTE, parent, k == 5 ? body : -1,
+                    c.clone(), new double[] {ex, ey, ez}));
+            parent = k;
+        }
+        floating = body;
+        return 5;
+    }
+
+    /**
      * Names the static (or kinematic) body the tree's base is fixed to, such as a robot's
      * welded root link: it does not collide with the links (with the root joints' children only,
      * when the articulation self-collides). The tree's joints still hang from the world.
@@ -243,6 +291,9 @@ public final class ArticulationBuilder {
         if (body < 0 || body >= owner.bodyCount() || owner.bodyType(body) == BodyType.DYNAMIC) {
             throw new IllegalArgumentException("articulation '" + name + "': its base must be a static or kinematic body, got "
                     + (body < 0 || body >= owner.bodyCount() ? "index " + body : "dynamic '" + owner.bodyName(body) + "'"));
+        }
+        if (floating >= 0) {
+            throw new IllegalArgumentException("articulation '" + name + "' floats: it cannot also have a static base");
         }
         base = body;
         return this;

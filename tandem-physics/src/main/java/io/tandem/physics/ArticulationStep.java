@@ -30,6 +30,12 @@ import io.tandem.physics.internal.solver.DenseOps;
  * the feed-forward torque is clamped and a PD beyond the limit is counted, not clamped (1.4: the
  * limit cannot live inside A_r).
  *
+ * A floating base (ArticulationBuilder.floatingBase) is re-centred before step 1: its six virtual
+ * coordinates set to 0 at its root body's pose, their rates to the body's velocity (so the hinges
+ * about x, y and z turn by h |w| at most in a step, nowhere near their gimbal lock at 90 degrees);
+ * the step then runs on those coordinates like any other, the root body's pose coming out of the
+ * forward kinematics at q^{k+1}.
+ *
  * Articulations are stepped serially in index order: deterministic for any thread count.
  */
 
@@ -105,6 +111,9 @@ final class ArticulationStep {
 
     /** 1. The first half drift of the joints, and the links posed at q^{k+1/2}. */
     void firstHalf(PhysicsState s, double h) {
+        for (int a = 0; a < art.count; a++) {
+            art.recentre(a, trees[a], s.pos, s.quat, s.linVel, s.angVel, s.dofPos, s.dofVel);
+        }
         System.arraycopy(s.dofPos, 0, startQ, 0, art.dofs);
         System.arraycopy(s.dofVel, 0, startQd, 0, art.dofs);
         for (int d = 0; d < art.dofs; d++) {

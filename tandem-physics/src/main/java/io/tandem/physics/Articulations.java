@@ -42,6 +42,8 @@ final class Articulations {
     final double[] qd0;
     /** dof of each body (the joint whose child it is), or -1 */
     final int[] dofOfBody;
+    /** per articulation: its floating root's body (dofs 0-5 its virtual joints), or -1 for a fixed base */
+    final int[] floating;
     /** per articulation: whether its links collide with each other (not when joined by a joint) */
     final boolean[] selfCollide;
     /** per articulation: the static body its base is fixed to, or -1 */
@@ -66,9 +68,11 @@ final class Articulations {
         dofs = dofStart[count];
         selfCollide = new boolean[count];
         base = new int[count];
+        floating = new int[count];
         for (int a = 0; a < count; a++) {
             selfCollide[a] = list.get(a).selfCollide;
             base[a] = list.get(a).base;
+            floating[a] = list.get(a).floating;
         }
         articulationOf = new int[dofs];
         body = new int[dofs];
@@ -172,6 +176,60 @@ final class Articulations {
         }
     }
 
+    /**
+     * Re-centres articulation a's floating base (a no-op for a fixed one) on its root body's pose
+     * and velocity: the tree's root placed so that the six virtual coordinates at 0 pose the body
+     * where it is, those coordinates set to 0 and their rates to the body's velocity (the anchor's
+     * and the angular, in the root's frame). The robot's pose and motion are unchanged. Allocates
+     * nothing.
+     */
+    void recentre(int a, ArticulatedTree t, double[] pos, double[] quat, double[] linVel, double[] angVel, double[] q,
+                  double[] qd) {
+        int b = floating[a];
+        if (b < 0) {
+            return;
+        }
+        int d0 = dofStart[a];
+        int r = d0 + 5;
+        // the root link's rotation R0 = body (x) conj(body at the build pose)
+        double bw = quat[4 * b];
+        double bx = quat[4 * b + 1];
+        double by = quat[4 * b + 2];
+        double bz = quat[4 * b + 3];
+        double cw = bodyQuat0[4 * r];
+        double cx = -bodyQuat0[4 * r + 1];
+        double cy = -bodyQuat0[4 * r + 2];
+        double cz = -bodyQuat0[4 * r + 3];
+        double w = bw * cw - bx * cx - by * cy - bz * cz;
+        double x = bw * cx + bx * cw + by * cz - bz * cy;
+        double y = bw * cy - bx * cz + by * cw + bz * cx;
+        double z = bw * cz + bx * cy - by * cx + bz * cw;
+        double norm = Math.sqrt(w * w + x * x + y * y + z * z);
+        w /= norm;
+        x /= norm;
+        y /= norm;
+        z /= norm;
+        // the anchor: the body's centre less its link-frame centre, turned
+        double sx = rotated(w, x, y, z, com, 3 * r, 0);
+        double sy = rotated(w, x, y, z, com, 3 * r, 1);
+        double sz = rotated(w, x, y, z, com, 3 * r, 2);
+        t.setRoot(pos[3 * b] - sx, pos[3 * b + 1] - sy, pos[3 * b + 2] - sz, w, x, y, z);
+        double ox = angVel[3 * b];
+        double oy = angVel[3 * b + 1];
+        double oz = angVel[3 * b + 2];
+        // the anchor's velocity v - w x s, then both in the root's frame (conj(R0) applied)
+        double vx = linVel[3 * b] - (oy * sz - oz * sy);
+        double vy = linVel[3 * b + 1] - (oz * sx - ox * sz);
+        double vz = linVel[3 * b + 2] - (ox * sy - oy * sx);
+        for (int k = 0; k < 6; k++) {
+            q[d0 + k] = 0;
+        }
+        for (int e = 0; e < 3; e++) {
+            qd[d0 + e] = rotated(w, -x, -y, -z, vx, vy, vz, e);
+            qd[d0 + 3 + e] = rotated(w, -x, -y, -z, ox, oy, oz, e);
+        }
+    }
+
     /** Whether the massless link p and all its massless ancestors only slide (so it never turns). */
     private static boolean translatesOnly(List<ArticulationBuilder.Joint> joints, int p) {
         for (int k = p; k >= 0 && joints.get(k).body < 0; k = joints.get(k).parent) {
@@ -207,12 +265,22 @@ final class Articulations {
      * each link body at its centre of mass, turned by its link's rotation.
      */
     void writeLinkPoses(int a, ArticulatedTree t, double[] pos, double[] quat) {
+        writeLinkPoses(a, t, pos, quat, true);
+    }
+
+    /**
+     * {@link #writeLinkPoses(int, ArticulatedTree, double[], double[])}, leaving a floating root's
+     * body alone when {@code root} is false: placing the links from the joints (outside the step)
+     * must not move the body the base is re-centred on, not even by rounding, so that a state
+     * placed twice steps bitwise as one placed once.
+     */
+    void writeLinkPoses(int a, ArticulatedTree t, double[] pos, double[] quat, boolean root) {
         double[] c = t.linkCentres();
         double[] lq = t.linkQuaternions();
         for (int k = 0; k < t.n; k++) {
             int d = dofStart[a] + k;
             int b = body[d];
-            if (b < 0) {
+            if (b < 0 || !root && b == floating[a]) {
                 continue;
             }
             System.arraycopy(c, 3 * k, pos, 3 * b, 3);
@@ -222,10 +290,16 @@ final class Articulations {
 
     /** The links' velocities Lambda qd into linVel / angVel (3 per body). */
     void writeLinkVelocities(int a, ArticulatedTree t, double[] qd, double[] linVel, double[] angVel, double[] scratch6) {
+        writeLinkVelocities(a, t, qd, linVel, angVel, scratch6, true);
+    }
+
+    /** The links' velocities, leaving a floating root's body alone unless {@code root} (see writeLinkPoses). */
+    void writeLinkVelocities(int a, ArticulatedTree t, double[] qd, double[] linVel, double[] angVel, double[] scratch6,
+                             boolean root) {
         int s = dofStart[a];
         for (int k = 0; k < t.n; k++) {
             int b = body[s + k];
-            if (b < 0) {
+            if (b < 0 || !root && b == floating[a]) {
                 continue;
             }
             t.linkVelocity(k, qd, s, scratch6, 0);
@@ -316,9 +390,11 @@ final class Articulations {
 
     /** Component e of the unit quaternion (w, x, y, z) applied to v[o..o+3). */
     private static double rotated(double w, double x, double y, double z, double[] v, int o, int e) {
-        double vx = v[o];
-        double vy = v[o + 1];
-        double vz = v[o + 2];
+        return rotated(w, x, y, z, v[o], v[o + 1], v[o + 2], e);
+    }
+
+    /** Component e of the unit quaternion (w, x, y, z) applied to (vx, vy, vz). */
+    private static double rotated(double w, double x, double y, double z, double vx, double vy, double vz, int e) {
         // v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z)
         double tx = 2 * (y * vz - z * vy);
         double ty = 2 * (z * vx - x * vz);

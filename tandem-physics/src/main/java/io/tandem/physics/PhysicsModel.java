@@ -691,6 +691,10 @@ public final class PhysicsModel {
             return bodies.get(i).name;
         }
 
+        double[] bodyPosition(int i) {
+            return bodies.get(i).pos.clone();
+        }
+
         /** Adds a finished articulation (or, in maximal coordinates, its joints); see {@link ArticulationBuilder#add()}. */
         int addArticulation(ArticulationBuilder a) {
             if (!a.maximal) {
@@ -698,7 +702,8 @@ public final class PhysicsModel {
                 return articulations.size() - 1;
             }
             int first = joints.size();
-            for (int k = 0; k < a.joints.size(); k++) {
+            // a floating root is a free body: its six virtual joints have no rows
+            for (int k = a.floating >= 0 ? 6 : 0; k < a.joints.size(); k++) {
                 ArticulationBuilder.Joint j = a.joints.get(k);
                 String what = "articulation '" + a.name + "' joint " + k + " in maximal coordinates";
                 if (j.body < 0) {

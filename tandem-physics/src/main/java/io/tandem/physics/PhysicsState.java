@@ -360,6 +360,7 @@ public final class PhysicsState {
         io.tandem.physics.internal.dynamics.ArticulatedTree t = trees[a];
         int start = articulations.dofStart[a];
         int n = t.n;
+        articulations.recentre(a, t, pos, quat, linVel, angVel, dofPos, dofVel);
         t.kinematics(dofPos, start);
         java.util.Arrays.fill(out, 0, 6 * n, 0);
         double[] axis = t.worldAxes();
@@ -394,9 +395,10 @@ public final class PhysicsState {
         if (trees[a] == null) {
             trees[a] = articulations.tree(a);
         }
+        articulations.recentre(a, trees[a], pos, quat, linVel, angVel, dofPos, dofVel);
         trees[a].kinematics(dofPos, articulations.dofStart[a]);
-        articulations.writeLinkPoses(a, trees[a], pos, quat);
-        articulations.writeLinkVelocities(a, trees[a], dofVel, linVel, angVel, new double[6]);
+        articulations.writeLinkPoses(a, trees[a], pos, quat, false);
+        articulations.writeLinkVelocities(a, trees[a], dofVel, linVel, angVel, new double[6], false);
     }
 
     /** @return contact warm starts held: the contact points of the last step */

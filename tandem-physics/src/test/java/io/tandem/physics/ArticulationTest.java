@@ -614,4 +614,153 @@ class ArticulationTest {
     private static double wrap(double a) {
         return Math.IEEEremainder(a, 2 * Math.PI);
     }
+
+    /**
+     * A free-flying robot: a box (tilted) with two links on hinges about different axes, thrown
+     * spinning in zero gravity. Its root turns far past the 90 degrees where a fixed set of three
+     * hinges would lock (the re-centred base never comes near it), and joint and maximal
+     * coordinates agree over 2 s; the centre of mass keeps its velocity.
+     */
+    static PhysicsModel floatingArm(SolverSettings solver, double h, boolean maximal, double gravity,
+                                    java.util.function.Consumer<PhysicsModel.Builder> more) {
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(h).solver(solver).gravity(0, 0, gravity);
+        double c = Math.cos(0.3);
+        double sn = Math.sin(0.3);
+        int root = b.body("torso").mass(4, 0.05, 0.08, 0.1).position(0.1, -0.2, 1).orientation(c, sn, 0, 0)
+                .linearVelocity(0.3, 0.1, 0.2).angularVelocity(1.5, -4, 2).box(0.2, 0.15, 0.1).add();
+        // the links' anchors on the (turned) torso: its frame's +x and +z faces
+        double[] a1 = {0.3, -0.2, 1};
+        double[] a2 = rotateX(0.6, 0, 0, 0.1);
+        int l1 = b.body("arm").mass(1, 0.02, 0.02, 0.002).position(a1[0] + 0.2, a1[1], a1[2]).capsule(0.03, 0.15)
+                .at(0, 0, 0, Math.cos(Math.PI / 4), 0, Math.sin(Math.PI / 4), 0).add();
+        int l2 = b.body("leg").mass(0.8, 0.01, 0.01, 0.001)
+                .position(0.1 + a2[0] + rotateX(0.6, 0, 0, 0.15)[0], -0.2 + a2[1] + rotateX(0.6, 0, 0, 0.15)[1],
+                        1 + a2[2] + rotateX(0.6, 0, 0, 0.15)[2]).sphere(0.04).add();
+        ArticulationBuilder a = b.articulation("flyer");
+        int r = a.floatingBase(root);
+        int j1 = a.joint(JointType.REVOLUTE, r, l1, a1[0], a1[1], a1[2], 0, 0, 1);
+        int j2 = a.joint(JointType.REVOLUTE, r, l2, 0.1 + a2[0], -0.2 + a2[1], 1 + a2[2], 1, 0, 0);
+        if (gravity != 0) {
+            // on the ground: joints holding their pose (a robot falling with its servos on)
+            a.gains(j1, 200, 5).gains(j2, 200, 5);
+        }
+        if (maximal) {
+            a.maximalCoordinates();
+        }
+        a.add();
+        more.accept(b);
+        return b.build();
+    }
+
+    /** (x, y, z) turned about x by angle. */
+    private static double[] rotateX(double angle, double x, double y, double z) {
+        return new double[] {x, Math.cos(angle) * y - Math.sin(angle) * z, Math.sin(angle) * y + Math.cos(angle) * z};
+    }
+
+    @Test
+    void floatingBase_spinningInZeroGravity_agreesWithMaximalCoordinatesAndKeepsItsMomentum() {
+        double h = 1e-3;
+        PhysicsModel joint = floatingArm(SolverSettings.subAdmm(30), h, false, 0, b -> { });
+        PhysicsModel maximal = floatingArm(SolverSettings.subAdmm(30), h, true, 0, b -> { });
+        assertThat(joint.articulationCount()).isEqualTo(1);
+        assertThat(joint.dofCount()).isEqualTo(8);
+        assertThat(maximal.articulationCount()).isZero();
+        assertThat(maximal.jointCount()).isEqualTo(2);
+        PhysicsState sj = joint.newState();
+        PhysicsState sm = maximal.newState();
+        sj.setDofState(joint.dof(0, 6), 0, 2);
+        sj.setDofState(joint.dof(0, 7), 0, -3);
+        double[] p0 = momentum(joint, sj);
+        double turned = 0;
+        double worst = 0;
+        double[] up = {0, 0, 1};
+        try (PhysicsEngine ej = new PhysicsEngine(joint); PhysicsEngine em = new PhysicsEngine(maximal)) {
+            // the maximal build gets the same joint rates from the first joint-coordinate state
+            System.arraycopy(sj.linVel, 0, sm.linVel, 0, sm.linVel.length);
+            System.arraycopy(sj.angVel, 0, sm.angVel, 0, sm.angVel.length);
+            for (int k = 0; k < 2000; k++) {
+                ej.step(sj);
+                em.step(sm);
+                for (int bi = 0; bi < 3; bi++) {
+                    for (int d = 0; d < 3; d++) {
+                        worst = Math.max(worst, Math.abs(sj.pos[3 * bi + d] - sm.pos[3 * bi + d]));
+                    }
+                }
+                // the torso's local z against the world's: how far it tumbled
+                double[] z = new double[3];
+                io.tandem.physics.internal.dynamics.RigidOps.rotate(sj.quat, 0, 0, 0, 1, z, 0);
+                turned = Math.max(turned, Math.acos(Math.max(-1, Math.min(1, z[0] * up[0] + z[1] * up[1] + z[2] * up[2]))));
+            }
+        }
+        assertThat(turned).as("tumbled, rad").isGreaterThan(2.5);
+        assertThat(worst).as("joint vs maximal coordinates, m").isLessThan(0.01);
+        double[] p1 = momentum(joint, sj);
+        for (int d = 0; d < 3; d++) {
+            // (the midpoint rule with its predicted Coriolis terms keeps it to 1e-7 over the 2000 steps)
+            assertThat(p1[d]).as("momentum %d", d).isCloseTo(p0[d], within(1e-5));
+        }
+        assertThat(sj.dofPosition(joint.dof(0, 6))).isNotZero();
+    }
+
+    private static double[] momentum(PhysicsModel m, PhysicsState s) {
+        double[] p = new double[3];
+        for (int b = 0; b < m.bodyCount(); b++) {
+            for (int d = 0; d < 3; d++) {
+                p[d] += m.mass[b] * s.linVel[3 * b + d];
+            }
+        }
+        return p;
+    }
+
+    /**
+     * A floating robot dropped on the ground lands and rests there under every solver: its torso
+     * (a box 0.2 m tall) comes to rest with its centre 0.1 m up, its arm's capsule on the floor.
+     */
+    @ParameterizedTest
+    @EnumSource(SolverKind.class)
+    void floatingBase_droppedOnTheGround_comesToRestOnItUnderEverySolver(SolverKind kind) {
+        PhysicsModel m = floatingArm(solver(kind), 0.002, false, -9.81, b -> b.body("ground").makeStatic().plane().add());
+        PhysicsState s = m.newState();
+        for (int b = 0; b < 3; b++) {
+            java.util.Arrays.fill(s.angVel, 3 * b, 3 * b + 3, 0);
+        }
+        s.setDofState(m.dof(0, 6), 0, 0);
+        try (PhysicsEngine e = new PhysicsEngine(m)) {
+            for (int k = 0; k < 2500; k++) {
+                e.step(s);
+            }
+            assertThat(e.contactCount()).isPositive();
+        }
+        double speed = 0;
+        for (int b = 0; b < 3; b++) {
+            for (int d = 0; d < 3; d++) {
+                speed = Math.max(speed, Math.abs(s.linVel[3 * b + d]));
+            }
+            assertThat(s.pos[3 * b + 2]).as("body %d above the ground", b).isGreaterThan(0);
+        }
+        assertThat(speed).as("at rest, m/s (velocities %s)", java.util.Arrays.toString(java.util.Arrays.copyOf(s.linVel, 9)))
+                .isLessThan(0.02);
+        // the torso lies on a face: its centre as high as that face's half extent (0.1, 0.15 or 0.2 m)
+        double z = s.pos[2];
+        assertThat(Math.min(Math.abs(z - 0.1), Math.min(Math.abs(z - 0.15), Math.abs(z - 0.2)))).as("torso height %s", z)
+                .isLessThan(0.01);
+    }
+
+    @Test
+    void floatingBase_badInput_refusedWithTheReason() {
+        PhysicsModel.Builder b = PhysicsModel.builder();
+        int body = b.body("torso").mass(1, 0.1, 0.1, 0.1).add();
+        int arm = b.body("arm").mass(1, 0.1, 0.1, 0.1).add();
+        int wall = b.body("wall").makeStatic().box(1, 1, 1).add();
+        ArticulationBuilder late = b.articulation("late");
+        late.joint(JointType.REVOLUTE, -1, arm, 0, 0, 0, 0, 0, 1);
+        assertThatThrownBy(() -> late.floatingBase(body)).hasMessageContaining("must come before any joint");
+        assertThatThrownBy(() -> b.articulation("static").floatingBase(wall)).hasMessageContaining("must be a dynamic body");
+        ArticulationBuilder a = b.articulation("flyer");
+        int root = a.floatingBase(body);
+        assertThat(root).isEqualTo(5);
+        assertThatThrownBy(() -> a.joint(JointType.REVOLUTE, 2, arm, 0, 0, 0, 0, 0, 1)).hasMessageContaining("hang from its root");
+        assertThatThrownBy(() -> a.limits(3, -1, 1)).hasMessageContaining("virtual joints");
+        assertThatThrownBy(() -> a.base(wall)).hasMessageContaining("floats");
+    }
 }

@@ -712,10 +712,11 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             }
         }
         List<io.tandem.physics.ContactWarmStart> cw = state.contactWarmStarts(ids::contains);
-        // a robot in joint coordinates: its joints in the articulation's order (the map's order)
+        // a robot in joint coordinates: its joints in the articulation's order (the map's order),
+        // a planar or floating base's virtual ones included
         int count = 0;
-        for (World.Joint j : m.joints()) {
-            count += compiled.dofs().containsKey(PhysicsCompiler.Compiled.key(model, j.name())) ? 1 : 0;
+        for (String key : compiled.dofs().keySet()) {
+            count += key.startsWith(model + "\u0000") ? 1 : 0;
         }
         double[] dofs = new double[ModelState.DOF_VALUES * count];
         int k = 0;

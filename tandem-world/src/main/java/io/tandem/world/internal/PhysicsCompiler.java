@@ -92,8 +92,15 @@ public final class PhysicsCompiler {
             boolean planar = !m.isStatic() && m.coordinates() == World.Coordinates.PLANAR;
             List<World.Joint> tree = m.isStatic() || m.coordinates() == World.Coordinates.MAXIMAL ? null
                     : planar ? planarTree(world, m) : pinnedTree(m);
-            // the pinned robot's root link is welded to the world; a planar base's moves
-            String root = tree == null ? null : planar ? freeRoot(m) : rootLink(m);
+            // a free robot (no joint to the world, a tree under one root link) floats
+            boolean floating = false;
+            if (tree == null && !m.isStatic() && m.coordinates() == World.Coordinates.JOINT && m.links().size() >= 2) {
+                String free = freeRoot(m);
+                tree = free == null ? null : treeFrom(m, free, 0);
+                floating = tree != null;
+            }
+            // the pinned robot's root link is welded to the world; a planar or floating base's moves
+            String root = tree == null ? null : planar || floating ? freeRoot(m) : rootLink(m);
             boolean grouped = tree == null && !m.isStatic() && !m.joints().isEmpty();
             for (World.Link l : m.links()) {
                 Pose bodyInLink = m.isStatic() ? Pose.IDENTITY : principalFrame(l.inertial());
@@ -103,7 +110,7 @@ public final class PhysicsCompiler {
                         .id(linkId++)
                         .position(bodyPose.x(), bodyPose.y(), bodyPose.z())
                         .orientation(bodyPose.qw(), bodyPose.qx(), bodyPose.qy(), bodyPose.qz());
-                if (m.isStatic() || l.name().equals(root) && !planar) {
+                if (m.isStatic() || l.name().equals(root) && !planar && !floating) {
                     // (a robot's root link is welded to the world: its base)
                     body.makeStatic();
                 } else {
@@ -134,7 +141,7 @@ public final class PhysicsCompiler {
                 group++;
             }
             if (tree != null) {
-                jointId = articulation(b, m, tree, root, planar, bodyOfLink, bodies, dofs, jointId);
+                jointId = articulation(b, m, tree, root, planar, floating, bodyOfLink, bodies, dofs, jointId);
                 continue;
             }
             for (World.Joint j : m.joints()) {
@@ -280,16 +287,19 @@ public final class PhysicsCompiler {
     public static final String BASE_X = "\u0001base_x";
     public static final String BASE_Y = "\u0001base_y";
     public static final String BASE_YAW = "\u0001base_yaw";
+    /** names of a floating base's six virtual joints in {@link Compiled#dofs} */
+    static final String[] FLOATING = {"\u0001float_x", "\u0001float_y", "\u0001float_z", "\u0001float_rx", "\u0001float_ry",
+        "\u0001float_rz"};
 
     /** Adds a robot's articulation (joint coordinates); returns the next global joint id. */
     private static long articulation(PhysicsModel.Builder b, World.Model m, List<World.Joint> tree, String root, boolean planar,
-                                     Map<String, Integer> bodyOfLink, List<BodyRef> bodies, Map<String, Integer> dofs,
+                                     boolean floating, Map<String, Integer> bodyOfLink, List<BodyRef> bodies, Map<String, Integer> dofs,
                                      long jointId) {
         io.tandem.physics.ArticulationBuilder a = b.articulation(m.name());
         if (m.selfCollide()) {
             a.selfCollide();
         }
-        if (!planar) {
+        if (!planar && !floating) {
             // the welded root link is the robot's base: it does not collide with the links
             a.base(bodies.get(bodyOfLink.get(Compiled.key(m.name(), root))).body());
         }
@@ -310,6 +320,13 @@ public final class PhysicsCompiler {
             names.add(BASE_X);
             names.add(BASE_Y);
             names.add(BASE_YAW);
+        }
+        if (floating) {
+            // six virtual joints carrying the root link, re-centred on it every step
+            base = a.floatingBase(bodies.get(bodyOfLink.get(Compiled.key(m.name(), root))).body());
+            for (String f : FLOATING) {
+                names.add(f);
+            }
         }
         for (World.Joint j : tree) {
             int parent = j.parent().equals(root) ? base : jointOfChild.get(j.parent());

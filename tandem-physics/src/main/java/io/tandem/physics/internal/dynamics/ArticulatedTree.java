@@ -72,6 +72,8 @@ public final class ArticulatedTree {
     private final double[] accO;
     private final double[] force = new double[6];
     private final double[] tmp = new double[4];
+    /** the roots' frame rotation (w, x, y, z) from the world's axes (see setRoot) */
+    private final double[] rootQuat = {1, 0, 0, 0};
 
     /**
      * @param parent  parent link of each link, -1 for the base; parent[i] &lt; i
@@ -121,6 +123,25 @@ public final class ArticulatedTree {
         accO = new double[3 * n];
     }
 
+    /**
+     * Places the tree's roots: their anchors at (ox, oy, oz) in the world and their frames turned
+     * by the unit quaternion (w, x, y, z) from the world's axes. A floating base's re-centring sets
+     * this before each step; a fixed base keeps the build's anchors and the identity.
+     */
+    public void setRoot(double ox, double oy, double oz, double w, double x, double y, double z) {
+        for (int i = 0; i < n; i++) {
+            if (parent[i] < 0) {
+                offset[3 * i] = ox;
+                offset[3 * i + 1] = oy;
+                offset[3 * i + 2] = oz;
+            }
+        }
+        rootQuat[0] = w;
+        rootQuat[1] = x;
+        rootQuat[2] = y;
+        rootQuat[3] = z;
+    }
+
     /** @return the parent of link i, -1 for the base */
     public int parent(int i) {
         return parent[i];
@@ -157,13 +178,13 @@ public final class ArticulatedTree {
                 dz += az * s;
             }
             if (p < 0) {
-                origin[3 * i] = dx;
-                origin[3 * i + 1] = dy;
-                origin[3 * i + 2] = dz;
-                quat[4 * i] = 1;
-                quat[4 * i + 1] = 0;
-                quat[4 * i + 2] = 0;
-                quat[4 * i + 3] = 0;
+                // a root: its frame turned by the root rotation (the identity but for a floating
+                // base), the anchor offset in the world
+                System.arraycopy(rootQuat, 0, quat, 4 * i, 4);
+                RigidOps.rotate(rootQuat, 0, dx - offset[3 * i], dy - offset[3 * i + 1], dz - offset[3 * i + 2], origin, 3 * i);
+                origin[3 * i] += offset[3 * i];
+                origin[3 * i + 1] += offset[3 * i + 1];
+                origin[3 * i + 2] += offset[3 * i + 2];
             } else {
                 RigidOps.rotate(quat, 4 * p, dx, dy, dz, origin, 3 * i);
                 for (int d = 0; d < 3; d++) {
