@@ -46,10 +46,12 @@ class WorldEngineJointsTest {
     }
 
     @Test
-    void jointPositionCommand_jointOfAFreeRobot_refusedNamingWhy() {
+    void jointPositionCommand_jointOfARobotInMaximalCoordinates_refusedNamingWhy() {
+        // (a free robot floats in joint coordinates by default; this one asks for joint rows)
         World w = io.tandem.world.sdf.SdfLoader.load(new java.io.ByteArrayInputStream("""
                 <sdf version="1.9"><world name="w">
                   <model name="cart">
+                    <tandem:coordinates>maximal</tandem:coordinates>
                     <link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link>
                     <link name="b"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link>
                     <joint name="hinge" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
