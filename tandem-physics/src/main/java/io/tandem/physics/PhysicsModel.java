@@ -909,6 +909,40 @@ public final class PhysicsModel {
         }
 
         /**
+         * Adds the convex hull of a point cloud as a collision shape, e.g. the vertices of a mesh
+         * loaded from an STL, OBJ or COLLADA file (a concave mesh collides as its hull). The points
+         * are in the shape frame, which starts at the body origin, unturned; place it with
+         * {@link #at}. The hull need not be centred on the shape origin. Coplanar facets merge into
+         * polygon faces (relative tolerance 1e-6); a hull with 128 or more vertices, faces or edges
+         * is simplified to a subset of its vertices, which lies inside the full hull (up to about
+         * 6.5 % of the radius deep for a finely tessellated sphere, far less for meshes with flat
+         * faces).
+         *
+         * <p>With {@link #density}, mass and inertia are those of the (possibly simplified) hull,
+         * exact for that polytope; as for every shape, the body frame must then be the centre of
+         * mass on principal axes, which a mesh in its file's frame rarely is: place the hull with
+         * {@link #at} or give {@link #mass} explicitly.
+         *
+         * <p>Computes the hull here: allocates, build time only (calling thread; a builder is not
+         * thread-safe).
+         *
+         * @param xyz points x0, y0, z0, x1, ... in the shape frame, m; at least 4 not in one plane,
+         *     all finite. Not modified (copied).
+         * @return this
+         * @throws IllegalArgumentException if the array is null or not a list of x, y, z triples, a
+         *     coordinate is not finite, or the points do not span a volume (a flat or degenerate mesh)
+         */
+        public BodyBuilder convex(double[] xyz) {
+            Shape s;
+            try {
+                s = Shape.convex(xyz);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("body '" + name + "': " + e.getMessage(), e);
+            }
+            return shape(s);
+        }
+
+        /**
          * Places the shape added last at a pose in the body frame (a body may have several shapes,
          * each at its own pose; a new shape starts at the body origin, unturned).
          *
@@ -924,7 +958,7 @@ public final class PhysicsModel {
         public BodyBuilder at(double x, double y, double z, double qw, double qx, double qy, double qz) {
             if (shapes.isEmpty()) {
                 throw new IllegalArgumentException("body '" + name + "': at(...) places the shape added last; add a shape"
-                        + " first (sphere, box, capsule, cylinder or plane)");
+                        + " first (sphere, box, capsule, cylinder, convex or plane)");
             }
             requireFinite("body '" + name + "' shape position", x, y, z);
             requireFinite("body '" + name + "' shape orientation", qw, qx, qy, qz);
@@ -1016,19 +1050,40 @@ public final class PhysicsModel {
             double[] com = new double[3];
             double[] tensor = new double[9];
             double[] r = new double[9];
+            double[] rot = new double[9];
+            double[] c = new double[3];
+            double[] products = new double[9];
             for (int k = 0; k < shapes.size(); k++) {
                 MassProperties mp = MassProperties.of(shapes.get(k), density);
                 double[] pose = shapePoses.get(k);
+                rotation(pose, rot);
+                // the shape's centre of mass in the body frame (its pose, but for a convex hull)
+                for (int d = 0; d < 3; d++) {
+                    c[d] = pose[d] + (rot[3 * d] * mp.comX() + rot[3 * d + 1] * mp.comY() + rot[3 * d + 2] * mp.comZ());
+                }
                 m += mp.mass();
                 for (int d = 0; d < 3; d++) {
-                    com[d] += mp.mass() * pose[d];
+                    com[d] += mp.mass() * c[d];
                 }
-                // R diag(I) R^T of this shape, then the parallel-axis term about the body origin
+                // R I R^T of this shape (the diagonal, then the products of a convex hull), then the
+                // parallel-axis term about the body origin
                 RigidOps.worldInertia(pose, 3, mp.ixx(), mp.iyy(), mp.izz(), r, 0);
-                double d2 = pose[0] * pose[0] + pose[1] * pose[1] + pose[2] * pose[2];
+                products[1] = mp.ixy();
+                products[3] = mp.ixy();
+                products[2] = mp.ixz();
+                products[6] = mp.ixz();
+                products[5] = mp.iyz();
+                products[7] = mp.iyz();
+                double d2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
                 for (int a = 0; a < 3; a++) {
                     for (int b2 = 0; b2 < 3; b2++) {
-                        tensor[3 * a + b2] += r[3 * a + b2] + mp.mass() * ((a == b2 ? d2 : 0) - pose[a] * pose[b2]);
+                        double off = 0;
+                        for (int i = 0; i < 3; i++) {
+                            for (int j = 0; j < 3; j++) {
+                                off += rot[3 * a + i] * products[3 * i + j] * rot[3 * b2 + j];
+                            }
+                        }
+                        tensor[3 * a + b2] += r[3 * a + b2] + off + mp.mass() * ((a == b2 ? d2 : 0) - c[a] * c[b2]);
                     }
                 }
             }
@@ -1044,6 +1099,23 @@ public final class PhysicsModel {
             }
             mass(m, tensor[0], tensor[4], tensor[8]);
         }
+    }
+
+    /** Row-major rotation matrix of the unit quaternion pose[3..6] (build time). */
+    private static void rotation(double[] pose, double[] m) {
+        double w = pose[3];
+        double x = pose[4];
+        double y = pose[5];
+        double z = pose[6];
+        m[0] = 1 - 2 * (y * y + z * z);
+        m[1] = 2 * (x * y - w * z);
+        m[2] = 2 * (x * z + w * y);
+        m[3] = 2 * (x * y + w * z);
+        m[4] = 1 - 2 * (x * x + z * z);
+        m[5] = 2 * (y * z - w * x);
+        m[6] = 2 * (x * z - w * y);
+        m[7] = 2 * (y * z + w * x);
+        m[8] = 1 - 2 * (x * x + y * y);
     }
 
     /** Describes one joint; finish with {@link #add()}. */

@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.collision;
 
+import io.tandem.physics.internal.geometry.ConvexHull;
+
 /*
  * Implementation notes
  *
@@ -18,7 +20,8 @@ package io.tandem.physics.internal.collision;
 
 /** Scratch list of contact candidates with the reduction to at most four points. Allocation-free after construction. */
 final class ContactCandidates {
-    static final int CAPACITY = 64;
+    /** enough for every clipped polygon of HullCollider and every vertex of a hull against a plane */
+    static final int CAPACITY = 2 * ConvexHull.MAX_FEATURES;
 
     /** (CAPACITY x 3) world points, m */
     final double[] point = new double[3 * CAPACITY];

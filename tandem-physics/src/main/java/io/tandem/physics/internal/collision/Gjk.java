@@ -17,8 +17,8 @@ package io.tandem.physics.internal.collision;
  * as 0 ("cores overlap"); callers switch to the SAT then.
  *
  * The witness points are the same barycentric combination of the support points of A and of B.
- * Only used for capsule cores (a 2-point set) against boxes and prisms, so the sets are small and
- * support is a linear scan. Allocation-free; one instance per thread.
+ * Only used for capsule cores (a 2-point set) against boxes, prisms and convex hulls (fewer than
+ * ConvexHull.MAX_FEATURES points), so the sets are small and support is a linear scan. Allocation-free; one instance per thread.
  *
  * [1] E. G. Gilbert, D. W. Johnson, S. S. Keerthi, "A fast procedure for computing the distance
  *     between complex objects in three-dimensional space", IEEE J. Robotics and Automation 4(2), 1988.

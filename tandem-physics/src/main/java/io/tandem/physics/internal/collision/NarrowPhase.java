@@ -7,10 +7,10 @@ import io.tandem.physics.internal.geometry.ShapeType;
  * Implementation notes
  *
  * Dispatch. A pair is evaluated in the canonical order of ShapeType (SPHERE < BOX < CAPSULE <
- * CYLINDER < PLANE); when the caller's A has the higher ordinal the pair is evaluated swapped and
- * the normal negated afterwards, so the normal always points from the caller's A to B. Points and
- * depths do not depend on the order; feature ids are those of the canonical order (stable, since
- * the order depends only on the types).
+ * CYLINDER < CONVEX < PLANE); when the caller's A has the higher ordinal the pair is evaluated
+ * swapped and the normal negated afterwards, so the normal always points from the caller's A to B.
+ * Points and depths do not depend on the order; feature ids are those of the canonical order
+ * (stable, since the order depends only on the types).
  *
  * Exact, closed-form pairs (closest points, [1] chapter 5):
  *   sphere-sphere, sphere-plane, capsule-plane (both segment ends), box-plane (the 8 vertices,
@@ -26,6 +26,16 @@ import io.tandem.physics.internal.geometry.ShapeType;
  * Polytope pairs, see HullCollider: box-box (SAT with face clipping, up to 4 points), box-capsule
  * and capsule-cylinder (GJK on the cores when separated, SAT when the cores overlap, up to 2
  * points), box-cylinder and cylinder-cylinder (SAT with clipping).
+ *
+ * Convex hulls (CONVEX, any polytope of up to ConvexHull.MAX_FEATURES - 1 vertices, faces and
+ * edges, not necessarily around its shape origin): against box, cylinder (its prism) and convex
+ * the SAT with clipping, against a capsule the hull-capsule code, all of HullCollider; against a
+ * sphere the exact closest point of the hull to the centre (ConvexHull.closestPoint: the face whose
+ * polygon holds the centre's projection, else the nearest edge or vertex), and a centre inside the
+ * hull is pushed out through the face of least penetration, as for sphere-box; against a plane
+ * the hull's vertices within the margin, reduced to 4 (deepest first, then spread) by
+ * ContactCandidates, as for box-plane. Feature ids: sphere-convex the code of closestPoint,
+ * convex-plane the vertex index.
  *
  * Cylinder approximation: against boxes, capsules and cylinders the cylinder is replaced by the
  * inscribed regular 16-gon prism (Shape.CYLINDER_PRISM_SIDES). The prism's vertices lie on the
@@ -53,8 +63,8 @@ import io.tandem.physics.internal.geometry.ShapeType;
 
 /**
  * Contact generation for one pair of shapes at their poses ({@link #collide}). Every pair among
- * sphere, box, capsule, cylinder and plane is supported (plane-plane never touches). Contacts with a
- * separation up to the margin are reported with negative depth.
+ * sphere, box, capsule, cylinder, convex hull and plane is supported (plane-plane never touches).
+ * Contacts with a separation up to the margin are reported with negative depth.
  *
  * <p>Not thread-safe: it owns the scratch space, so use one instance per thread. Allocation-free
  * after construction.
@@ -65,6 +75,8 @@ public final class NarrowPhase {
     /** box-cylinder: a contact normal within 10 degrees of a box face normal uses that face's plane */
     private static final double FACE_COS = 0.985;
     private final double[] facePoint = new double[3];
+    /** sphere-convex: closest point, normal, signed distance (ConvexHull.closestPoint) */
+    private final double[] closest = new double[7];
 
     /** (3 x 3) row-major rotation of the first shape of the canonical pair */
     private final double[] r1 = new double[9];
@@ -190,6 +202,7 @@ public final class NarrowPhase {
                     case BOX -> sphereBox(a, b, margin);
                     case CAPSULE -> sphereCapsule(a, b, margin);
                     case CYLINDER -> sphereCylinder(a, b, margin);
+                    case CONVEX -> sphereConvex(a, b, margin);
                     case PLANE -> spherePlane(a, margin);
                 }
             }
@@ -198,6 +211,7 @@ public final class NarrowPhase {
                     case BOX -> hulls.hullHull(a, r1, p1, b, r2, p2, margin);
                     case CYLINDER -> boxCylinder(a, b, margin);
                     case CAPSULE -> hulls.hullCapsule(a, r1, p1, b, r2, p2, true, margin);
+                    case CONVEX -> hulls.hullHull(a, r1, p1, b, r2, p2, margin);
                     case PLANE -> boxPlane(a, margin);
                     case SPHERE -> throw new AssertionError("non-canonical pair");
                 }
@@ -205,16 +219,23 @@ public final class NarrowPhase {
             case CAPSULE -> {
                 switch (b.type()) {
                     case CAPSULE -> capsuleCapsule(a, b, margin);
-                    case CYLINDER -> hulls.hullCapsule(b, r2, p2, a, r1, p1, false, margin);
+                    case CYLINDER, CONVEX -> hulls.hullCapsule(b, r2, p2, a, r1, p1, false, margin);
                     case PLANE -> capsulePlane(a, margin);
                     case SPHERE, BOX -> throw new AssertionError("non-canonical pair");
                 }
             }
             case CYLINDER -> {
                 switch (b.type()) {
-                    case CYLINDER -> hulls.hullHull(a, r1, p1, b, r2, p2, margin);
+                    case CYLINDER, CONVEX -> hulls.hullHull(a, r1, p1, b, r2, p2, margin);
                     case PLANE -> cylinderPlane(a, margin);
                     case SPHERE, BOX, CAPSULE -> throw new AssertionError("non-canonical pair");
+                }
+            }
+            case CONVEX -> {
+                switch (b.type()) {
+                    case CONVEX -> hulls.hullHull(a, r1, p1, b, r2, p2, margin);
+                    case PLANE -> convexPlane(a, margin);
+                    case SPHERE, BOX, CAPSULE, CYLINDER -> throw new AssertionError("non-canonical pair");
                 }
             }
             case PLANE -> {
@@ -439,6 +460,35 @@ public final class NarrowPhase {
                 p2[2] + m[6] * cx + m[7] * cy + m[8] * cz, -sep, feature);
     }
 
+    /** Sphere a (p1) and convex hull b (r2, p2): the hull's closest point to the centre (see the notes). */
+    private void sphereConvex(Shape a, Shape b, double margin) {
+        double r = a.radius();
+        double dx = p1[0] - p2[0];
+        double dy = p1[1] - p2[1];
+        double dz = p1[2] - p2[2];
+        double[] m = r2;
+        // sphere centre in the hull frame
+        double lx = m[0] * dx + m[3] * dy + m[6] * dz;
+        double ly = m[1] * dx + m[4] * dy + m[7] * dz;
+        double lz = m[2] * dx + m[5] * dy + m[8] * dz;
+        int feature = b.hull.closestPoint(lx, ly, lz, closest);
+        double sep = closest[6] - r;
+        if (sep > margin) {
+            return;
+        }
+        // (nx, ny, nz) points from the hull to the sphere, in the hull frame
+        double nx = closest[3];
+        double ny = closest[4];
+        double nz = closest[5];
+        double cx = 0.5 * (closest[0] + lx - nx * r);
+        double cy = 0.5 * (closest[1] + ly - ny * r);
+        double cz = 0.5 * (closest[2] + lz - nz * r);
+        cand.setNormal(-(m[0] * nx + m[1] * ny + m[2] * nz), -(m[3] * nx + m[4] * ny + m[5] * nz),
+                -(m[6] * nx + m[7] * ny + m[8] * nz));
+        cand.add(p2[0] + m[0] * cx + m[1] * cy + m[2] * cz, p2[1] + m[3] * cx + m[4] * cy + m[5] * cz,
+                p2[2] + m[6] * cx + m[7] * cy + m[8] * cz, -sep, feature);
+    }
+
     // ---------------------------------------------------------------- capsules
 
     private void capsuleCapsule(Shape a, Shape b, double margin) {
@@ -625,6 +675,29 @@ public final class NarrowPhase {
             if (sep <= margin) {
                 double hh = 0.5 * sep;
                 cand.add(wx - nx * hh, wy - ny * hh, wz - nz * hh, -sep, v);
+            }
+        }
+    }
+
+    /** Convex hull a (r1, p1) against the plane (r2, p2): its vertices within the margin (reduced to 4 on emit). */
+    private void convexPlane(Shape a, double margin) {
+        double nx = r2[2];
+        double ny = r2[5];
+        double nz = r2[8];
+        double[] m = r1;
+        double[] v = a.hull.vertices;
+        cand.setNormal(-nx, -ny, -nz);
+        for (int k = 0; k < a.hull.vertexCount; k++) {
+            double x = v[3 * k];
+            double y = v[3 * k + 1];
+            double z = v[3 * k + 2];
+            double wx = p1[0] + m[0] * x + m[1] * y + m[2] * z;
+            double wy = p1[1] + m[3] * x + m[4] * y + m[5] * z;
+            double wz = p1[2] + m[6] * x + m[7] * y + m[8] * z;
+            double sep = (wx - p2[0]) * nx + (wy - p2[1]) * ny + (wz - p2[2]) * nz;
+            if (sep <= margin) {
+                double hh = 0.5 * sep;
+                cand.add(wx - nx * hh, wy - ny * hh, wz - nz * hh, -sep, k);
             }
         }
     }

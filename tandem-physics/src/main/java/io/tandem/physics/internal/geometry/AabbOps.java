@@ -9,6 +9,8 @@ package io.tandem.physics.internal.geometry;
  *   cylinder extent_k = |a_k| h + r sqrt(1 - a_k^2)                          (exact: a disk of radius r
  *            with unit normal a spans r sqrt(1 - a_k^2) along axis k)  [1]
  *   sphere   extent_k = r
+ *   convex   min and max over the hull's vertices of (R v)_k (exact; the hull need not be centred on
+ *            the shape origin, so the box is not symmetric about the position)
  *   plane    the solid half-space is unbounded: every bound is infinite except that an axis-aligned
  *            normal (two components exactly 0) bounds the normal axis on the solid side, e.g. the
  *            usual floor (identity rotation) gets max z = position z + margin.
@@ -79,6 +81,39 @@ public final class AabbOps {
             planeBounds(pos, 3 * i, r02, r12, r22, margin, min, max, 3 * o);
             return;
         }
+        if (shape.type() == ShapeType.CONVEX) {
+            ConvexHull h = shape.hull;
+            double[] v = h.vertices;
+            double lx = Double.POSITIVE_INFINITY;
+            double ly = Double.POSITIVE_INFINITY;
+            double lz = Double.POSITIVE_INFINITY;
+            double ux = Double.NEGATIVE_INFINITY;
+            double uy = Double.NEGATIVE_INFINITY;
+            double uz = Double.NEGATIVE_INFINITY;
+            for (int k = 0; k < h.vertexCount; k++) {
+                double vx = v[3 * k];
+                double vy = v[3 * k + 1];
+                double vz = v[3 * k + 2];
+                double wx = r00 * vx + r01 * vy + r02 * vz;
+                double wy = r10 * vx + r11 * vy + r12 * vz;
+                double wz = r20 * vx + r21 * vy + r22 * vz;
+                lx = Math.min(lx, wx);
+                ly = Math.min(ly, wy);
+                lz = Math.min(lz, wz);
+                ux = Math.max(ux, wx);
+                uy = Math.max(uy, wy);
+                uz = Math.max(uz, wz);
+            }
+            int p = 3 * i;
+            int b = 3 * o;
+            min[b] = pos[p] + lx - margin;
+            min[b + 1] = pos[p + 1] + ly - margin;
+            min[b + 2] = pos[p + 2] + lz - margin;
+            max[b] = pos[p] + ux + margin;
+            max[b + 1] = pos[p + 1] + uy + margin;
+            max[b + 2] = pos[p + 2] + uz + margin;
+            return;
+        }
         double ex = extent(shape, r00, r01, r02);
         double ey = extent(shape, r10, r11, r12);
         double ez = extent(shape, r20, r21, r22);
@@ -92,7 +127,7 @@ public final class AabbOps {
         max[b + 2] = pos[p + 2] + ez + margin;
     }
 
-    /** Half extent of a bounded shape along one world axis, given row k (rk0, rk1, rk2) of its rotation. */
+    /** Half extent of a centred bounded shape along one world axis, given row k (rk0, rk1, rk2) of its rotation. */
     private static double extent(Shape shape, double rk0, double rk1, double rk2) {
         double r = shape.radius();
         double h = shape.halfLength();
@@ -102,7 +137,7 @@ public final class AabbOps {
                     + Math.abs(rk2) * shape.halfExtentZ();
             case CAPSULE -> Math.abs(rk2) * h + r;
             case CYLINDER -> Math.abs(rk2) * h + r * Math.sqrt(Math.max(0.0, 1.0 - rk2 * rk2));
-            case PLANE -> Double.POSITIVE_INFINITY;
+            case CONVEX, PLANE -> Double.POSITIVE_INFINITY;
         };
     }
 

@@ -9,11 +9,14 @@ package io.tandem.physics.internal.geometry;
  *   <li>{@link ShapeType#CAPSULE}: radius r around the segment from (0, 0, -h) to (0, 0, h), where h
  *       is the half length of the segment (total length 2h + 2r);
  *   <li>{@link ShapeType#CYLINDER}: radius r about the local z axis, half height h (z in [-h, h]);
+ *   <li>{@link ShapeType#CONVEX}: the convex hull of a point set given in the local frame
+ *       ({@link #hull}); it need not contain the origin;
  *   <li>{@link ShapeType#PLANE}: the local xy-plane with normal +z, solid below (the half-space
  *       z &lt;= 0); infinite, for static bodies only.
  * </ul>
  *
- * <p>Every shape is centred on its local origin, so the centre of mass is the origin. A shape is
+ * <p>Every shape but a convex hull is centred on its local origin, so its centre of mass is the
+ * origin; a convex hull's centre of mass is wherever its points put it ({@link MassProperties}). A shape is
  * placed in the world by a pose (position, unit quaternion (w, x, y, z) rotating the local frame to
  * the world). Factories validate eagerly and allocate (build time only); instances are immutable and
  * safe to share between threads and colliders.
@@ -31,7 +34,7 @@ public final class Shape {
     private final double halfZ;
     private final double halfLength;
     private final double boundingRadius;
-    /** polytope core for the SAT/GJK pairs: box, cylinder prism, capsule segment; null for sphere and plane */
+    /** polytope core for the SAT/GJK pairs: box, cylinder prism, capsule segment, convex hull; null otherwise */
     public final ConvexHull hull;
 
     private Shape(ShapeType type, double radius, double hx, double hy, double hz, double halfLength) {
@@ -47,13 +50,31 @@ public final class Shape {
             case CAPSULE -> halfLength + radius;
             case CYLINDER -> Math.sqrt(radius * radius + halfLength * halfLength);
             case PLANE -> Double.POSITIVE_INFINITY;
+            case CONVEX -> throw new AssertionError("convex shapes have their own constructor");
         };
         this.hull = switch (type) {
             case SPHERE, PLANE -> null;
             case BOX -> ConvexHull.box(hx, hy, hz);
             case CAPSULE -> ConvexHull.segment(halfLength);
             case CYLINDER -> ConvexHull.prism(radius, halfLength, CYLINDER_PRISM_SIDES);
+            case CONVEX -> throw new AssertionError("convex shapes have their own constructor");
         };
+    }
+
+    private Shape(ConvexHull hull) {
+        this.type = ShapeType.CONVEX;
+        this.radius = 0;
+        this.halfX = 0;
+        this.halfY = 0;
+        this.halfZ = 0;
+        this.halfLength = 0;
+        this.hull = hull;
+        double r2 = 0;
+        double[] v = hull.vertices;
+        for (int k = 0; k < hull.vertexCount; k++) {
+            r2 = Math.max(r2, v[3 * k] * v[3 * k] + v[3 * k + 1] * v[3 * k + 1] + v[3 * k + 2] * v[3 * k + 2]);
+        }
+        this.boundingRadius = Math.sqrt(r2);
     }
 
     /**
@@ -110,6 +131,22 @@ public final class Shape {
     }
 
     /**
+     * The convex hull of a point set, e.g. the vertices of a mesh loaded from an STL, OBJ or COLLADA
+     * file, see {@link ConvexHull#of}: coplanar facets merge into polygon faces, and a hull with
+     * {@link ConvexHull#MAX_FEATURES} or more vertices, faces or edges is simplified to a subset of
+     * its vertices ({@link ConvexHull#simplificationError} reports the shape error).
+     *
+     * @param xyz (n x 3) points in the shape frame, m; not necessarily around the origin; n at least
+     *     4, finite, not all in one plane. Not modified (copied).
+     * @return the shape
+     * @throws IllegalArgumentException if the array is null or not a list of x, y, z triples, a
+     *     coordinate is not finite, or the points do not span a volume (a flat or degenerate mesh)
+     */
+    public static Shape convex(double[] xyz) {
+        return new Shape(ConvexHull.of(xyz));
+    }
+
+    /**
      * The plane z = 0 of the local frame, normal +z, solid below. Static bodies only.
      *
      * @return the (shared) plane shape
@@ -135,7 +172,7 @@ public final class Shape {
     }
 
     /**
-     * Radius of a sphere, capsule or cylinder, m; 0 for a box or a plane.
+     * Radius of a sphere, capsule or cylinder, m; 0 for a box, a convex hull or a plane.
      *
      * @return the radius
      */
@@ -180,7 +217,9 @@ public final class Shape {
     }
 
     /**
-     * Radius of the smallest origin-centred ball containing the shape, m; +infinity for a plane.
+     * Radius of the smallest origin-centred ball containing the shape, m (for a convex hull the
+     * largest distance of a vertex from the origin, which need not be inside it); +infinity for a
+     * plane.
      *
      * @return the bounding radius
      */
@@ -196,6 +235,10 @@ public final class Shape {
             case CAPSULE -> "Shape[capsule r=" + radius + " h=" + halfLength + "]";
             case CYLINDER -> "Shape[cylinder r=" + radius + " h=" + halfLength + "]";
             case PLANE -> "Shape[plane]";
+            case CONVEX -> "Shape[convex vertices=" + hull.vertexCount + " faces=" + hull.faceCount + " edges="
+                    + hull.edgeCount + " centre=(" + hull.centreX + ", " + hull.centreY + ", " + hull.centreZ
+                    + ") radius=" + hull.radius + (hull.simplificationError > 0
+                            ? " simplified, error=" + hull.simplificationError : "") + "]";
         };
     }
 }

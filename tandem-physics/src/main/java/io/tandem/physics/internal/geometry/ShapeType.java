@@ -17,6 +17,11 @@ public enum ShapeType {
     CAPSULE,
     /** A solid right circular cylinder of radius r about the local z axis, z in [-h, h]. */
     CYLINDER,
+    /**
+     * The convex hull of a point set given in the local frame (a {@link ConvexHull}), e.g. of a
+     * mesh's vertices; not necessarily centred on the local origin.
+     */
+    CONVEX,
     /** The half-space z &lt;= 0 of the local frame (its surface is the local xy-plane, normal +z); static only. */
     PLANE;
 

@@ -3,6 +3,8 @@ package io.tandem.physics.internal.collision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tandem.physics.internal.geometry.ConvexHull;
+import io.tandem.physics.internal.geometry.Meshes;
 import io.tandem.physics.internal.geometry.Poses;
 import io.tandem.physics.internal.geometry.Shape;
 import io.tandem.physics.internal.geometry.ShapeType;
@@ -28,8 +30,68 @@ class NarrowPhasePropertyTest {
             case BOX -> Shape.box(dim(rnd), dim(rnd), dim(rnd));
             case CAPSULE -> Shape.capsule(dim(rnd), dim(rnd));
             case CYLINDER -> Shape.cylinder(dim(rnd), dim(rnd));
+            case CONVEX -> randomConvex(rnd);
             case PLANE -> Shape.plane();
         };
+    }
+
+    /**
+     * A convex hull off its shape origin by up to half its size: a jittered icosahedron or
+     * 42-vertex icosphere stretched along the axes, a jittered box, or the hull of 6 to 40 points in
+     * a ball.
+     */
+    private static Shape randomConvex(Random rnd) {
+        double sx = dim(rnd);
+        double sy = dim(rnd);
+        double sz = dim(rnd);
+        double[] xyz = switch (rnd.nextInt(3)) {
+            case 0 -> Meshes.icosphere(1, rnd.nextInt(2));
+            case 1 -> Meshes.boxCorners(1, 1, 1);
+            default -> Meshes.ball(6 + rnd.nextInt(35), 1, 0, 0, 0, rnd);
+        };
+        double h = 0.5 * Math.min(sx, Math.min(sy, sz));
+        double ox = h * (2 * rnd.nextDouble() - 1);
+        double oy = h * (2 * rnd.nextDouble() - 1);
+        double oz = h * (2 * rnd.nextDouble() - 1);
+        for (int k = 0; k < xyz.length / 3; k++) {
+            double j = 1 + 0.2 * (rnd.nextDouble() - 0.5);
+            xyz[3 * k] = ox + sx * j * xyz[3 * k];
+            xyz[3 * k + 1] = oy + sy * j * xyz[3 * k + 1];
+            xyz[3 * k + 2] = oz + sz * j * xyz[3 * k + 2];
+        }
+        return Shape.convex(xyz);
+    }
+
+    /**
+     * 1 / sin(theta / 2) for the sharpest corner theta of a convex hull's faces: clipping pushes
+     * the reference face's side planes out by a slop, so a clip point at a corner lies up to
+     * slop / sin(theta / 2) outside the face (sqrt 2 for a box); 1 for other shapes.
+     */
+    private static double cornerFactor(Shape s) {
+        if (s.type() != ShapeType.CONVEX) {
+            return 1;
+        }
+        ConvexHull h = s.hull;
+        double worst = 1;
+        for (int f = 0; f < h.faceCount; f++) {
+            int start = h.faceStart[f];
+            int m = h.faceStart[f + 1] - start;
+            for (int k = 0; k < m; k++) {
+                int a = h.faceVertices[start + (k + m - 1) % m];
+                int b = h.faceVertices[start + k];
+                int c = h.faceVertices[start + (k + 1) % m];
+                double ux = h.vertices[3 * a] - h.vertices[3 * b];
+                double uy = h.vertices[3 * a + 1] - h.vertices[3 * b + 1];
+                double uz = h.vertices[3 * a + 2] - h.vertices[3 * b + 2];
+                double vx = h.vertices[3 * c] - h.vertices[3 * b];
+                double vy = h.vertices[3 * c + 1] - h.vertices[3 * b + 1];
+                double vz = h.vertices[3 * c + 2] - h.vertices[3 * b + 2];
+                double cos = (ux * vx + uy * vy + uz * vz)
+                        / Math.sqrt((ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz));
+                worst = Math.max(worst, 1 / Math.sin(0.5 * Math.acos(Math.max(-1, Math.min(1, cos)))));
+            }
+        }
+        return worst;
     }
 
     private static double dim(Random rnd) {
@@ -41,7 +103,8 @@ class NarrowPhasePropertyTest {
         double tol = 1e-7;
         boolean polytopePair = s.hull != null && other.hull != null;
         if (polytopePair) {
-            tol += 2e-3 * Math.max(s.boundingRadius(), other.boundingRadius());
+            tol += 2e-3 * Math.max(s.boundingRadius(), other.boundingRadius())
+                    * Math.max(cornerFactor(s), cornerFactor(other)) / Math.sqrt(2);
         }
         if (s.type() == ShapeType.CYLINDER && polytopePair) {
             tol += s.radius() * (1 - Math.cos(Math.PI / Shape.CYLINDER_PRISM_SIDES));
@@ -51,14 +114,14 @@ class NarrowPhasePropertyTest {
 
     /**
      * Whether a point of this depth must lie midway between the surfaces. Exact pairs: always.
-     * Polytope pairs (box, cylinder prism): margin contacts use the SAT lower bound, and deep
+     * Polytope pairs (box, cylinder prism, convex hull): margin contacts use the SAT lower bound, and deep
      * penetrations (here more than 5 % of the smaller shape) may leave no clipped point and fall back
      * to the deepest incident vertex, so only shallow penetrations are checked; capsule against a
      * polytope: up to 10 % of the smaller shape beyond the capsule radius.
      */
     private static boolean pointsExpectedOnSurfaces(Shape a, Shape b, double depth) {
-        boolean hullA = a.type() == ShapeType.BOX || a.type() == ShapeType.CYLINDER;
-        boolean hullB = b.type() == ShapeType.BOX || b.type() == ShapeType.CYLINDER;
+        boolean hullA = a.type() == ShapeType.BOX || a.type() == ShapeType.CYLINDER || a.type() == ShapeType.CONVEX;
+        boolean hullB = b.type() == ShapeType.BOX || b.type() == ShapeType.CYLINDER || b.type() == ShapeType.CONVEX;
         double small = Math.min(a.boundingRadius(), b.boundingRadius());
         if (hullA && hullB) {
             return depth >= 0 && depth <= 0.05 * small;
@@ -93,7 +156,9 @@ class NarrowPhasePropertyTest {
 
     @Test
     void collide_everyPairRandomPoses_pointsLieOnBothSurfacesAndOverlapsAreFound() {
-        Random rnd = new Random(SEED);
+        Random primitives = new Random(SEED);
+        // convex pairs draw from their own stream, so the primitive pairs see the same poses as before
+        Random convex = new Random(SEED + 1);
         Poses p = new Poses(2);
         Poses q = new Poses(2);
         for (ShapeType ta : ShapeType.values()) {
@@ -101,6 +166,7 @@ class NarrowPhasePropertyTest {
                 if (ta == ShapeType.PLANE && tb == ShapeType.PLANE) {
                     continue;
                 }
+                Random rnd = ta == ShapeType.CONVEX || tb == ShapeType.CONVEX ? convex : primitives;
                 int contacts = 0;
                 for (int trial = 0; trial < TRIALS; trial++) {
                     Shape a = randomShape(ta, rnd);
@@ -199,14 +265,16 @@ class NarrowPhasePropertyTest {
     @Test
     void collide_everyPairWithNonFinitePose_noContactNoException() {
         Random rnd = new Random(SEED);
+        Random convex = new Random(SEED + 1);
         Poses p = new Poses(2);
         double[] bad = {Double.NaN, Double.POSITIVE_INFINITY};
         for (ShapeType ta : ShapeType.values()) {
             for (ShapeType tb : ShapeType.values()) {
                 for (double v : bad) {
                     for (int slot = 0; slot < 7; slot++) {
-                        Shape a = randomShape(ta, rnd);
-                        Shape b = randomShape(tb, rnd);
+                        Random r = ta == ShapeType.CONVEX || tb == ShapeType.CONVEX ? convex : rnd;
+                        Shape a = randomShape(ta, r);
+                        Shape b = randomShape(tb, r);
                         p.at(0, 0, 0, 0).at(1, 0.01, 0.02, 0.03);
                         if (slot < 3) {
                             p.pos[3 + slot] = v;

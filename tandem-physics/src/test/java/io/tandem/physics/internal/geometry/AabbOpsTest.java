@@ -82,4 +82,24 @@ class AabbOpsTest {
         assertBox(1, 0.9, 0.8, 0.7, 1.1, 1.2, 1.3);
         assertBox(0, 0, 0, 0, 0, 0, 0);
     }
+
+    @Test
+    void compute_offCentreConvexTurned_isTheBoxOfItsWorldVertices() {
+        // a box hull whose centre sits at (0.5, 0, 0) in its shape frame, turned 90 degrees about z
+        Shape s = Shape.convex(Meshes.shifted(Meshes.boxCorners(0.1, 0.2, 0.3), 0.5, 0, 0));
+        Poses p = new Poses(1).at(0, 1, 2, 3, 0, 0, 1, Math.PI / 2);
+        AabbOps.compute(s, p.pos, p.quat, 0, 0.01, min, max);
+        // local x becomes world y: centre at (1, 2.5, 3), half extents (0.2, 0.1, 0.3)
+        assertBox(0, 0.79, 2.39, 2.69, 1.21, 2.61, 3.31);
+    }
+
+    @Test
+    void compute_convexWithNanPose_givesNanBounds() {
+        Shape s = Shape.convex(Meshes.boxCorners(0.1, 0.2, 0.3));
+        Poses p = new Poses(1).at(0, 0, 0, 0);
+        p.quat[1] = Double.NaN;
+        AabbOps.compute(s, p.pos, p.quat, 0, 0, min, max);
+        assertThat(min[0]).isNaN();
+        assertThat(max[2]).isNaN();
+    }
 }

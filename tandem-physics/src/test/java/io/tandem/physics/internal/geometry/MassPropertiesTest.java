@@ -90,4 +90,76 @@ class MassPropertiesTest {
         assertThatThrownBy(() -> MassProperties.of(Shape.sphere(1), Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void of_convexTetrahedron_matchesClosedForm() {
+        // the corner tetrahedron (0, 0, 0), (a, 0, 0), (0, a, 0), (0, 0, a): V = a^3/6, centroid a/4 (1, 1, 1);
+        // about the origin integral x^2 dV = a^5/60 and integral x y dV = a^5/120 (Tonon 2005)
+        double a = 0.3;
+        MassProperties m = MassProperties.of(Shape.convex(new double[] {0, 0, 0, a, 0, 0, 0, a, 0, 0, 0, a}), RHO);
+        double vol = a * a * a / 6;
+        double mass = RHO * vol;
+        assertThat(m.mass()).isCloseTo(mass, within(1e-12 * mass));
+        assertThat(new double[] {m.comX(), m.comY(), m.comZ()}).containsExactly(new double[] {a / 4, a / 4, a / 4},
+                within(1e-15));
+        double xx = RHO * Math.pow(a, 5) / 60 - mass * a * a / 16;
+        double xy = RHO * Math.pow(a, 5) / 120 - mass * a * a / 16;
+        double tol = 1e-12 * mass * a * a;
+        assertThat(m.ixx()).isCloseTo(2 * xx, within(tol));
+        assertThat(m.iyy()).isCloseTo(2 * xx, within(tol));
+        assertThat(m.izz()).isCloseTo(2 * xx, within(tol));
+        assertThat(m.ixy()).isCloseTo(-xy, within(tol));
+        assertThat(m.ixz()).isCloseTo(-xy, within(tol));
+        assertThat(m.iyz()).isCloseTo(-xy, within(tol));
+    }
+
+    @Test
+    void of_convexCubeOffTheOrigin_matchesTheBoxAtItsCentre() {
+        MassProperties box = MassProperties.of(Shape.box(0.05, 0.1, 0.2), RHO);
+        MassProperties m = MassProperties.of(
+                Shape.convex(Meshes.shifted(Meshes.boxCorners(0.05, 0.1, 0.2), 1, -2, 0.5)), RHO);
+        assertThat(m.mass()).isCloseTo(box.mass(), within(1e-12 * box.mass()));
+        assertThat(new double[] {m.comX(), m.comY(), m.comZ()}).containsExactly(new double[] {1, -2, 0.5},
+                within(1e-12));
+        double tol = 1e-12 * box.izz();
+        assertThat(m.ixx()).isCloseTo(box.ixx(), within(tol));
+        assertThat(m.iyy()).isCloseTo(box.iyy(), within(tol));
+        assertThat(m.izz()).isCloseTo(box.izz(), within(tol));
+        assertThat(new double[] {m.ixy(), m.ixz(), m.iyz()}).containsExactly(new double[] {0, 0, 0}, within(tol));
+        assertThat(new double[] {box.ixy(), box.ixz(), box.iyz()}).containsExactly(0, 0, 0);
+    }
+
+    @Test
+    void of_convexTurnedBox_hasTheRotatedTensor() {
+        // a 0.2 x 0.1 x 0.1 m box turned 30 degrees about z: I' = R diag(I) R^T
+        double c = Math.cos(Math.PI / 6);
+        double s = Math.sin(Math.PI / 6);
+        double[] corners = Meshes.boxCorners(0.1, 0.05, 0.05);
+        for (int k = 0; k < 8; k++) {
+            double x = corners[3 * k];
+            double y = corners[3 * k + 1];
+            corners[3 * k] = c * x - s * y;
+            corners[3 * k + 1] = s * x + c * y;
+        }
+        MassProperties m = MassProperties.of(Shape.convex(corners), RHO);
+        MassProperties box = MassProperties.of(Shape.box(0.1, 0.05, 0.05), RHO);
+        double tol = 1e-12 * box.izz();
+        assertThat(m.ixx()).isCloseTo(c * c * box.ixx() + s * s * box.iyy(), within(tol));
+        assertThat(m.iyy()).isCloseTo(s * s * box.ixx() + c * c * box.iyy(), within(tol));
+        assertThat(m.ixy()).isCloseTo(c * s * (box.ixx() - box.iyy()), within(tol));
+        assertThat(m.izz()).isCloseTo(box.izz(), within(tol));
+        assertThat(m.ixz()).isCloseTo(0, within(tol));
+    }
+
+    @Test
+    void of_convexIcosphere_approachesTheBall() {
+        // a 2562-vertex icosphere, simplified to 44 vertices: volume within the simplification error
+        double r = 0.1;
+        Shape s = Shape.convex(Meshes.icosphere(r, 4));
+        MassProperties m = MassProperties.of(s, RHO);
+        double ball = 4.0 / 3.0 * Math.PI * r * r * r * RHO;
+        double e = s.hull.simplificationError / r;
+        assertThat(m.mass()).isLessThan(ball).isGreaterThan(ball * Math.pow(1 - e, 3));
+        assertThat(m.ixy() / m.ixx()).isCloseTo(0, within(0.05));
+    }
 }

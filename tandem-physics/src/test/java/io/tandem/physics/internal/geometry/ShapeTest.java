@@ -71,4 +71,19 @@ class ShapeTest {
         ConvexHull box = Shape.box(1, 2, 3).hull;
         assertThat(box.vertexCount - box.edgeCount + box.faceCount).isEqualTo(2);
     }
+
+    @Test
+    void convex_offCentrePoints_keepsHullAndDescribesIt() {
+        Shape s = Shape.convex(Meshes.shifted(Meshes.boxCorners(0.1, 0.2, 0.3), 1, 0, 0));
+        assertThat(s.type()).isEqualTo(ShapeType.CONVEX);
+        assertThat(s.type().isBounded()).isTrue();
+        assertThat(s.hull.vertexCount).isEqualTo(8);
+        assertThat(s.radius()).isZero();
+        assertThat(s.halfLength()).isZero();
+        // the farthest vertex from the origin: (1.1, +-0.2, +-0.3)
+        assertThat(s.boundingRadius())
+                .isCloseTo(Math.sqrt(1.21 + 0.04 + 0.09), org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(s.toString()).startsWith("Shape[convex vertices=8 faces=6 edges=12").contains("centre=(1.0");
+        assertThat(Shape.convex(Meshes.icosphere(1, 3)).toString()).contains("simplified, error=");
+    }
 }
