@@ -9,4 +9,5 @@ module io.tandem.world {
     exports io.tandem.world.urdf;
     exports io.tandem.world.distributed;
     exports io.tandem.world.robot;
+    exports io.tandem.world.mesh;
 }
