@@ -23,4 +23,16 @@ public sealed interface Geometry {
     /** An infinite plane through the origin with unit normal (nx, ny, nz); size is for display only. */
     record Plane(double nx, double ny, double nz, double sizeX, double sizeY) implements Geometry {
     }
+
+    /**
+     * A triangle mesh read from a file (STL, OBJ or COLLADA), its vertices in the geometry's frame
+     * after the file's unit and the element's scale. As a collision it is the convex hull of each
+     * of its parts (a concave part collides as its hull); as a visual, its triangles.
+     *
+     * @param uri   the URI as the file wrote it (model://, package://, file:// or a path)
+     * @param file  the file it names
+     * @param mesh  its parts (never empty)
+     */
+    record Mesh(String uri, java.nio.file.Path file, io.tandem.world.mesh.TriangleMesh mesh) implements Geometry {
+    }
 }

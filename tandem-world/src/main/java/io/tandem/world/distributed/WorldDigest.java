@@ -16,6 +16,20 @@ final class WorldDigest {
     private WorldDigest() {
     }
 
+    /** A mesh by its content, not its path (the processes of a run may keep their files in different folders). */
+    private static String mesh(Geometry.Mesh m) {
+        long h = 1125899906842597L;
+        for (io.tandem.world.mesh.TriangleMesh.Part part : m.mesh().parts()) {
+            for (double v : part.positions()) {
+                h = 31 * h + Double.doubleToLongBits(v);
+            }
+            for (int t : part.triangles()) {
+                h = 31 * h + t;
+            }
+        }
+        return "mesh " + m.uri() + " " + m.mesh().vertexCount() + "/" + m.mesh().triangleCount() + " " + Long.toHexString(h);
+    }
+
     /** @return the first 16 hex digits of the SHA-256 of the world's simulated content */
     static String of(World w) {
         StringBuilder s = new StringBuilder();
@@ -27,7 +41,8 @@ final class WorldDigest {
                 s.append(" link ").append(l.name()).append(' ').append(l.pose()).append(' ').append(l.inertial()).append('\n');
                 for (World.Collision c : l.collisions()) {
                     // a plane is infinite to the engine: its size is for display only
-                    Object g = c.geometry() instanceof Geometry.Plane p ? "plane " + p.nx() + "," + p.ny() + "," + p.nz() : c.geometry();
+                    Object g = c.geometry() instanceof Geometry.Plane p ? "plane " + p.nx() + "," + p.ny() + "," + p.nz()
+                            : c.geometry() instanceof Geometry.Mesh mesh ? mesh(mesh) : c.geometry();
                     s.append("  ").append(c.name()).append(' ').append(c.pose()).append(' ').append(g).append(' ')
                             .append(c.friction()).append('\n');
                 }

@@ -128,7 +128,12 @@ public final class PhysicsCompiler {
                                 + m.name() + "' has a plane collision but is not static; a plane is infinite: make the model static");
                     }
                     Pose local = linkInBody.compose(c.pose());
-                    addShape(body, c.geometry(), local);
+                    if (c.geometry() instanceof Geometry.Mesh mesh) {
+                        addMesh(body, mesh, local, world.source() + ":" + l.line() + ": link '" + l.name() + "' of model '"
+                                + m.name() + "': collision '" + c.name() + "': ");
+                    } else {
+                        addShape(body, c.geometry(), local);
+                    }
                     if (!frictionSet) {
                         body.friction(c.friction());
                         frictionSet = true;
@@ -357,6 +362,19 @@ public final class PhysicsCompiler {
             dofs.put(Compiled.key(m.name(), name), dofs.size());
         }
         return jointId + m.joints().size();
+    }
+
+    /** A collision mesh: the convex hull of each of its parts, at the collision's pose. */
+    private static void addMesh(PhysicsModel.BodyBuilder body, Geometry.Mesh mesh, Pose local, String where) {
+        for (io.tandem.world.mesh.TriangleMesh.Part part : mesh.mesh().parts()) {
+            try {
+                body.convex(part.positions());
+            } catch (IllegalArgumentException e) {
+                throw new WorldFormatException(where + "part '" + part.name() + "' of mesh '" + mesh.uri() + "' has no volume to"
+                        + " collide with (" + e.getMessage() + "); give the collision a mesh with volume, or a box");
+            }
+            body.at(local.x(), local.y(), local.z(), local.qw(), local.qx(), local.qy(), local.qz());
+        }
     }
 
     private static void addShape(PhysicsModel.BodyBuilder body, Geometry g, Pose local) {

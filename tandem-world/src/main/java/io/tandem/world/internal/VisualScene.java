@@ -22,6 +22,8 @@ public final class VisualScene {
     public static final int CAPSULE = 3;
     /** a finite rectangle (SDF plane visuals have a size) in the local xy plane, normal +z */
     public static final int PLANE = 4;
+    /** a triangle mesh: {@link #meshVertices} and {@link #meshTriangles}; dims its bounding box's half extents */
+    public static final int MESH = 5;
     /** colour of collision shapes that stand in for a missing visual */
     public static final double[] DEFAULT_RGB = {0.7, 0.7, 0.7};
 
@@ -36,6 +38,10 @@ public final class VisualScene {
     public final double[] local;
     /** colour in [0, 1] (count x 3); changed by {@link #setModelColor} */
     public final double[] rgb;
+    /** per shape: a mesh's vertices (x, y, z) in the shape frame, centred on its bounding box; null for other kinds */
+    public final double[][] meshVertices;
+    /** per shape: a mesh's triangles (three vertex indices each); null for other kinds */
+    public final int[][] meshTriangles;
     private final Map<String, int[]> modelRange = new LinkedHashMap<>();
     private final Map<String, CameraMount> cameras = new LinkedHashMap<>();
 
@@ -49,6 +55,8 @@ public final class VisualScene {
         List<double[]> dimList = new ArrayList<>();
         List<Pose> poses = new ArrayList<>();
         List<double[]> colours = new ArrayList<>();
+        List<double[]> vertexList = new ArrayList<>();
+        List<int[]> triangleList = new ArrayList<>();
         long nextLinkId = 0;
         for (World.Model m : world.models()) {
             int first = ids.size();
@@ -59,11 +67,13 @@ public final class VisualScene {
                 Pose linkInBody = bodyInLink.inverse();
                 if (!l.visuals().isEmpty()) {
                     for (World.Visual v : l.visuals()) {
-                        add(v.geometry(), linkInBody.compose(v.pose()), v.rgba(), id, ids, types, dimList, poses, colours);
+                        add(v.geometry(), linkInBody.compose(v.pose()), v.rgba(), id, ids, types, dimList, poses, colours, vertexList,
+                                triangleList);
                     }
                 } else {
                     for (World.Collision c : l.collisions()) {
-                        add(c.geometry(), linkInBody.compose(c.pose()), DEFAULT_RGB, id, ids, types, dimList, poses, colours);
+                        add(c.geometry(), linkInBody.compose(c.pose()), DEFAULT_RGB, id, ids, types, dimList, poses, colours, vertexList,
+                                triangleList);
                     }
                 }
                 for (World.Camera c : l.cameras()) {
@@ -79,6 +89,8 @@ public final class VisualScene {
         dims = new double[3 * count];
         local = new double[7 * count];
         rgb = new double[3 * count];
+        meshVertices = vertexList.toArray(new double[0][]);
+        meshTriangles = triangleList.toArray(new int[0][]);
         for (int i = 0; i < count; i++) {
             this.linkId[i] = ids.get(i);
             type[i] = types.get(i);
@@ -98,8 +110,11 @@ public final class VisualScene {
     }
 
     private static void add(Geometry g, Pose inBody, double[] colour, long id, List<Long> ids, List<Integer> types,
-                            List<double[]> dimList, List<Pose> poses, List<double[]> colours) {
+                            List<double[]> dimList, List<Pose> poses, List<double[]> colours, List<double[]> vertexList,
+                            List<int[]> triangleList) {
         Pose p = inBody;
+        double[] vertices = null;
+        int[] triangles = null;
         if (g instanceof Geometry.Box b) {
             types.add(BOX);
             dimList.add(new double[] {b.sizeX() / 2, b.sizeY() / 2, b.sizeZ() / 2});
@@ -116,9 +131,37 @@ public final class VisualScene {
             types.add(PLANE);
             dimList.add(new double[] {pl.sizeX() / 2, pl.sizeY() / 2, 0});
             p = inBody.compose(PhysicsCompiler.zTo(pl.nx(), pl.ny(), pl.nz()));
+        } else if (g instanceof Geometry.Mesh mesh) {
+            // every part's triangles in one list, centred on the mesh's bounding box
+            io.tandem.world.mesh.TriangleMesh tm = mesh.mesh();
+            double[] c = new double[3];
+            double[] half = new double[3];
+            for (int k = 0; k < 3; k++) {
+                c[k] = 0.5 * (tm.min(k) + tm.max(k));
+                half[k] = Math.max(0.5 * (tm.max(k) - tm.min(k)), 1e-9);
+            }
+            vertices = new double[3 * tm.vertexCount()];
+            triangles = new int[3 * tm.triangleCount()];
+            int nv = 0;
+            int nt = 0;
+            for (io.tandem.world.mesh.TriangleMesh.Part part : tm.parts()) {
+                double[] pv = part.positions();
+                int[] pt = part.triangles();
+                for (int k = 0; k < pt.length; k++) {
+                    triangles[nt++] = nv / 3 + pt[k];
+                }
+                for (int k = 0; k < pv.length; k++) {
+                    vertices[nv++] = pv[k] - c[k % 3];
+                }
+            }
+            types.add(MESH);
+            dimList.add(half);
+            p = inBody.compose(Pose.translation(c[0], c[1], c[2]));
         } else {
             throw new IllegalStateException("unknown geometry " + g);
         }
+        vertexList.add(vertices);
+        triangleList.add(triangles);
         ids.add(id);
         poses.add(p);
         colours.add(colour);

@@ -464,6 +464,11 @@ public final class RayCastCamera {
                 ey = a;
                 ez = a + b;
             }
+            case VisualScene.MESH -> {
+                ex = a;
+                ey = b;
+                ez = scene.dims[3 * i + 2];
+            }
             default -> {
                 ex = a;
                 ey = b;
@@ -564,6 +569,70 @@ public final class RayCastCamera {
     }
 
     /**
+     * The nearest triangle of mesh shape i the ray o + t d crosses in [near, limit) (Moller and
+     * Trumbore, "Fast, Minimum Storage Ray/Triangle Intersection", 1997), after a test against its
+     * bounding box (half extents a, b, c); sets the hit normal, facing the ray. +infinity if none.
+     */
+    private double mesh(int i, double ox, double oy, double oz, double dx, double dy, double dz, double a, double b, double c,
+                        double limit) {
+        slabEnter = Double.NEGATIVE_INFINITY;
+        slabExit = Double.POSITIVE_INFINITY;
+        if (!slab(ox, dx, a, 0) || !slab(oy, dy, b, 1) || !slab(oz, dz, c, 2) || slabEnter > slabExit || slabExit < near
+                || slabEnter >= limit) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double[] v = scene.meshVertices[i];
+        int[] tri = scene.meshTriangles[i];
+        double best = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < tri.length; k += 3) {
+            int p0 = 3 * tri[k];
+            int p1 = 3 * tri[k + 1];
+            int p2 = 3 * tri[k + 2];
+            double e1x = v[p1] - v[p0];
+            double e1y = v[p1 + 1] - v[p0 + 1];
+            double e1z = v[p1 + 2] - v[p0 + 2];
+            double e2x = v[p2] - v[p0];
+            double e2y = v[p2 + 1] - v[p0 + 1];
+            double e2z = v[p2 + 2] - v[p0 + 2];
+            double px = dy * e2z - dz * e2y;
+            double py = dz * e2x - dx * e2z;
+            double pz = dx * e2y - dy * e2x;
+            double det = e1x * px + e1y * py + e1z * pz;
+            if (Math.abs(det) < 1e-18) {
+                continue;
+            }
+            double inv = 1 / det;
+            double tx = ox - v[p0];
+            double ty = oy - v[p0 + 1];
+            double tz = oz - v[p0 + 2];
+            double u = (tx * px + ty * py + tz * pz) * inv;
+            if (u < 0 || u > 1) {
+                continue;
+            }
+            double qx = ty * e1z - tz * e1y;
+            double qy = tz * e1x - tx * e1z;
+            double qz = tx * e1y - ty * e1x;
+            double w = (dx * qx + dy * qy + dz * qz) * inv;
+            if (w < 0 || u + w > 1) {
+                continue;
+            }
+            double t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+            if (t >= near && t < limit && t < best) {
+                best = t;
+                double nx = e1y * e2z - e1z * e2y;
+                double ny = e1z * e2x - e1x * e2z;
+                double nz = e1x * e2y - e1y * e2x;
+                double len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+                double s = nx * dx + ny * dy + nz * dz > 0 ? -1 / len : 1 / len;
+                hitNx = nx * s;
+                hitNy = ny * s;
+                hitNz = nz * s;
+            }
+        }
+        return best;
+    }
+
+    /**
      * The entry parameter of the ray o + t d into shape i if in [near, limit), else +infinity;
      * sets the hit normal (shape frame, unit, outward).
      */
@@ -588,6 +657,9 @@ public final class RayCastCamera {
             }
             case VisualScene.SPHERE -> {
                 return sphere(ox, oy, oz, dx, dy, dz, a, limit);
+            }
+            case VisualScene.MESH -> {
+                return mesh(i, ox, oy, oz, dx, dy, dz, a, b, c, limit);
             }
             case VisualScene.CYLINDER -> {
                 return cylinder(ox, oy, oz, dx, dy, dz, a, b, limit, true);

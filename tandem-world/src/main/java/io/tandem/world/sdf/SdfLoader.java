@@ -56,7 +56,13 @@ import java.util.function.Consumer;
  * child element (Gazebo's own test worlds have <sphere>1</sphere>) gets SDF's default, with a
  * warning.
  *
- * Not supported, reported once per kind with file:line and skipped: meshes and other geometry
+ * Meshes (<mesh><uri>, <scale>): STL, OBJ and COLLADA files found as Gazebo finds them
+ * (internal/MeshSources: model:// through GZ_SIM_RESOURCE_PATH and the folders above the naming
+ * file, package:// through ROS_PACKAGE_PATH, relative paths from the naming file's folder); a
+ * collision mesh collides as the convex hull of each part, a visual mesh is drawn by its
+ * triangles. <submesh> is warned and the whole mesh used.
+ *
+ * Not supported, reported once per kind with file:line and skipped: geometry other than the above
  * (that collision or visual is dropped), plugins other than the level plugin, the joint
  * controllers above and the systems Tandem's pipeline replaces (physics, scene broadcaster, user
  * commands), actors. Refused, because the world would not run as written: joint kinds Tandem
@@ -82,9 +88,25 @@ public final class SdfLoader {
     /** errors and warnings at file:line, one line each (a name or text quoted from the file may hold line breaks) */
     private final SourceMessages messages;
 
-    private SdfLoader(String file, Consumer<String> warnings) {
+    /** finds and reads the meshes the world names */
+    private final io.tandem.world.internal.MeshSources meshes;
+    /** the folder of the loaded file: relative mesh paths of its own elements start there */
+    private final Path dir;
+
+    private SdfLoader(String file, Consumer<String> warnings, List<Path> modelPath, Path dir) {
         this.file = file;
         this.messages = new SourceMessages(file, warnings);
+        List<Path> packages = new java.util.ArrayList<>();
+        String ros = System.getenv("ROS_PACKAGE_PATH");
+        if (ros != null) {
+            for (String d : ros.split(java.io.File.pathSeparator)) {
+                if (!d.isBlank()) {
+                    packages.add(Path.of(d.trim()));
+                }
+            }
+        }
+        this.meshes = new io.tandem.world.internal.MeshSources(modelPath, packages);
+        this.dir = dir;
     }
 
     /**
@@ -170,7 +192,6 @@ public final class SdfLoader {
      */
     private static World load(InputStream in, String source, Consumer<String> warnings, List<Path> modelPath) {
         Element root = XmlTree.parseOrRefuse(in, source);
-        SdfLoader loader = new SdfLoader(source, warnings);
         Path dir;
         try {
             Path parent = Path.of(source).toAbsolutePath().getParent();
@@ -178,6 +199,7 @@ public final class SdfLoader {
         } catch (RuntimeException e) {
             dir = Path.of("").toAbsolutePath();
         }
+        SdfLoader loader = new SdfLoader(source, warnings, modelPath, dir);
         if (root.name.equals("sdf")) {
             for (Element w : root.children("world")) {
                 new IncludeResolver(source, modelPath, warnings).expand(w, dir);
@@ -582,9 +604,27 @@ public final class SdfLoader {
                 double[] size = s.child("size") == null ? new double[] {1, 1} : vector(s.child("size"), 2);
                 return new Geometry.Plane(n[0] / len, n[1] / len, n[2] / len, size[0], size[1]);
             }
+            case "mesh" -> {
+                Element uri = s.child("uri");
+                if (uri == null || uri.text().isEmpty()) {
+                    throw error(s, "<mesh> needs a <uri> (model://NAME/meshes/FILE, or a path to an .stl, .obj or .dae file)");
+                }
+                double[] scale = s.child("scale") == null ? new double[] {1, 1, 1} : vector(s.child("scale"), 3);
+                for (double v : scale) {
+                    if (!(v != 0) || !Double.isFinite(v)) {
+                        throw error(s.child("scale"), "<scale> factors must be finite and non-zero, got " + v);
+                    }
+                }
+                if (s.child("submesh") != null) {
+                    warn(s.child("submesh"), "submesh", "<submesh> is not supported: the whole mesh is used");
+                }
+                Path base = uri.source != null && Path.of(uri.source).getParent() != null
+                        ? Path.of(uri.source).toAbsolutePath().getParent() : dir;
+                return meshes.load(uri.text(), base, scale, messages.where(uri) + ": ");
+            }
             default -> {
                 warn(s, "geometry:" + s.name, "<" + s.name + "> geometry is not supported: that " + owner.name
-                        + " is skipped (use box, sphere, cylinder, capsule or plane)");
+                        + " is skipped (use box, sphere, cylinder, capsule, plane or mesh)");
                 return null;
             }
         }

@@ -132,15 +132,15 @@ class SdfLoaderTest {
         List<String> warnings = new ArrayList<>();
         World w = parse(world("""
                 <model name="m"><link name="l">
-                  <collision name="c1"><geometry><mesh><uri>a.dae</uri></mesh></geometry></collision>
-                  <collision name="c2"><geometry><mesh><uri>b.dae</uri></mesh></geometry></collision>
+                  <collision name="c1"><geometry><heightmap><uri>a.png</uri></heightmap></geometry></collision>
+                  <collision name="c2"><geometry><heightmap><uri>b.png</uri></heightmap></geometry></collision>
                   <collision name="c3"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>
                 </link></model>
                 """), warnings);
         assertThat(w.models().get(0).links().get(0).collisions()).extracting(World.Collision::name).containsExactly("c3");
         // (an <include> of a Fuel URL was skipped here too; includes are read now: IncludeTest)
         assertThat(warnings).hasSize(1);
-        assertThat(warnings.get(0)).startsWith("t.sdf:5: ").contains("<mesh>");
+        assertThat(warnings.get(0)).startsWith("t.sdf:5: ").contains("<heightmap>");
     }
 
     @Test

@@ -213,14 +213,20 @@ class UrdfLoaderTest {
     }
 
     @Test
-    void load_meshAndMimic_warnedOnceAndSkipped() {
+    void load_mimic_warnedOnceAtItsLine() {
         List<String> warnings = new ArrayList<>();
+        String joint = "<joint name='%s' type='revolute'><parent link='a'/><child link='%s'/><axis xyz='0 0 1'/>"
+                + "<limit lower='-1' upper='1' effort='1' velocity='1'/>%s</joint>\n";
+        String link = "<link name='%s'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>"
+                + "</inertial></link>\n";
         World w = UrdfLoader.load(new ByteArrayInputStream(("<robot name='r'>\n<link name='world'/>\n"
                 + "<joint name='f' type='fixed'><parent link='world'/><child link='a'/></joint>\n"
-                + "<link name='a'><visual><geometry><mesh filename='package://r/a.dae'/></geometry></visual>"
-                + "<visual><geometry><mesh filename='package://r/b.dae'/></geometry></visual></link>\n"
+                + String.format(java.util.Locale.ROOT, link, "a") + String.format(java.util.Locale.ROOT, link, "b")
+                + String.format(java.util.Locale.ROOT, link, "c")
+                + String.format(java.util.Locale.ROOT, joint, "j1", "b", "")
+                + String.format(java.util.Locale.ROOT, joint, "j2", "c", "<mimic joint='j1'/>")
                 + "</robot>").getBytes(StandardCharsets.UTF_8)), "r.urdf", warnings::add);
-        assertThat(w.models().get(0).links().get(0).visuals()).isEmpty();
-        assertThat(warnings).hasSize(1).allMatch(s -> s.startsWith("r.urdf:4: meshes are not read yet"));
+        assertThat(w.models().get(0).joints()).hasSize(3);
+        assertThat(warnings).hasSize(1).allMatch(s -> s.startsWith("r.urdf:8: <mimic>"));
     }
 }
