@@ -214,6 +214,53 @@ class ArticulatedWorldTest {
         }
     }
 
+    /**
+     * The Panda's hand (its franka_ros collision shapes, lumped into link 7) swinging about joint 1
+     * strikes a free sphere in its path (no gravity, so nothing else moves it): the sphere flies
+     * off along the hand's motion, and the arm, slowed for a moment, still reaches its target.
+     */
+    @Test
+    void pandaSwing_handStrikesAFreeSphere_knocksItAlongTheMotion() {
+        World file = UrdfLoader.load(PANDA, w -> { });
+        World.Link ballLink = new World.Link("body", Pose.translation(5, 5, 5), new World.Inertial(0.5, Pose.IDENTITY, 3.2e-4, 0, 0,
+                3.2e-4, 0, 3.2e-4), List.of(new World.Collision("c", Pose.IDENTITY, new Geometry.Sphere(0.04), 0.5)), List.of(), 0);
+        World w = new World("strike", file.source(), 0, 0, 0, 1_000_000, 1, List.of(file.models().get(0),
+                new World.Model("ball", false, Pose.translation(5, 5, 5), List.of(ballLink), List.of(), 0)), List.of(), List.of(), false);
+        try (WorldRunner r = new WorldRunner(w, SolverSettings.subAdmm(30), false)) {
+            io.tandem.physics.PhysicsModel m = r.physicsModel();
+            io.tandem.physics.PhysicsState s = r.physicsState();
+            int a = m.articulationIndex("panda");
+            for (int i = 0; i < 7; i++) {
+                s.setDofState(m.dof(a, i), HOME[i], 0);
+                int h = r.jointHandle("panda::" + ARM[i]);
+                r.setJointGains(h, KP[i], KD[i]);
+                r.setJointTarget(h, HOME[i], 0);
+            }
+            int link7 = -1;
+            for (int k = 0; k < file.models().get(0).links().size(); k++) {
+                link7 = file.models().get(0).links().get(k).name().equals("link7") ? k : link7;
+            }
+            // the hand's body (its cylinder 0.04 m up the hand, 0.107 m beyond link 7), turned 0.4 rad about z
+            double[] hand = r.linkPose("panda", link7).transform(0, 0, 0.147);
+            double radius = Math.hypot(hand[0], hand[1]);
+            double angle = Math.atan2(hand[1], hand[0]) + 0.4;
+            Pose start = Pose.translation(radius * Math.cos(angle), radius * Math.sin(angle), hand[2]);
+            r.setModelPose("ball", start);
+            r.setJointTarget(r.jointHandle("panda::joint1"), HOME[0] + 0.8, 0);
+            for (int k = 0; k < 800; k++) {
+                r.step();
+            }
+            Pose end = r.modelPose("ball");
+            double dx = end.x() - start.x();
+            double dy = end.y() - start.y();
+            // the sweep's direction at the sphere: counter-clockwise about z
+            double along = -Math.sin(angle) * dx + Math.cos(angle) * dy;
+            assertThat(along).as("knocked along the motion, m").isGreaterThan(0.1);
+            assertThat(end.z()).as("stays near the hand's height, m").isCloseTo(start.z(), within(0.15));
+            assertThat(r.jointPosition(r.jointHandle("panda::joint1"))).isCloseTo(HOME[0] + 0.8, within(0.05));
+        }
+    }
+
     @Test
     void jointTarget_freeRobotFloatsButInMaximalCoordinatesIsRefusedNamingWhy() {
         World relay = GazeboWorlds.example("relay.sdf");
