@@ -69,7 +69,6 @@ final class ArticulationStep {
     private final double[] pred;
     private final double[] biasOld;
     private final double[] biasNew;
-    private final double[] zeroGravity = new double[3];
 
     ArticulationStep(PhysicsModel model, int[] subsystemOfArticulation) {
         m = model;
@@ -139,6 +138,8 @@ final class ArticulationStep {
             t.addMassMatrix(A, m0);
             java.util.Arrays.fill(b, v0, v0 + n, 0);
             t.addBias(s.dofVel, d0, m.gravity, b, v0);
+            // C(q, qd^k) with gravity, kept for correctBias (the gravity cancels in its difference)
+            System.arraycopy(b, v0, biasOld, 0, n);
             for (int i = 0; i < n; i++) {
                 int d = d0 + i;
                 A[m0 + n * i + i] += art.armature[d];
@@ -177,11 +178,10 @@ final class ArticulationStep {
         DenseOps.choleskySolve(factor, 0, n, pred, 0);
         for (int i = 0; i < n; i++) {
             pred[i] = 0.5 * (s.dofVel[d0 + i] + pred[i]);
-            biasOld[i] = 0;
             biasNew[i] = 0;
         }
-        t.addBias(s.dofVel, d0, zeroGravity, biasOld, 0);
-        t.addBias(pred, 0, zeroGravity, biasNew, 0);
+        // C(q, vbar) with gravity too: biasOld - biasNew is the velocity terms' change alone
+        t.addBias(pred, 0, m.gravity, biasNew, 0);
         for (int i = 0; i < n; i++) {
             b[v0 + i] += h * (biasOld[i] - biasNew[i]);
         }

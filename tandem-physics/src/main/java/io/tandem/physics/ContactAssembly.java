@@ -167,17 +167,25 @@ final class ContactAssembly {
         group = new int[n];
         // room for 4 pairs per collider up front: the step should not allocate when contacts appear
         growPairs(4 * n + 16);
+        // a robot's links (and its static base) never collide with each other: one family each,
+        // which the broad phase drops at once (a base shared by several robots joins the first's;
+        // the others' pairs with it are dropped by the joined-pair filter as before)
+        int[] baseFamily = new int[m.bodyType.length];
+        for (int a = art.count - 1; a >= 0; a--) {
+            if (!art.selfCollide[a] && art.base[a] >= 0) {
+                baseFamily[art.base[a]] = 2 + a;
+            }
+        }
         for (int c = 0; c < n; c++) {
             int b = m.colliderBody[c];
             int fam = 1;
             if (art.count > 0 && art.dofOfBody[b] >= 0) {
                 int a = art.articulationOf[art.dofOfBody[b]];
                 if (!art.selfCollide[a]) {
-                    // a robot's links never collide with each other: the broad phase drops them at once
                     fam = 2 + a;
                 }
             }
-            group[m.colliderRank[c]] = m.bodyType[b] == BodyType.DYNAMIC ? fam : 0;
+            group[m.colliderRank[c]] = m.bodyType[b] == BodyType.DYNAMIC ? fam : baseFamily[b];
         }
     }
 

@@ -204,9 +204,14 @@ public final class BroadPhase {
         loop.run(n, listRange);
         minNow = null;
         maxNow = null;
-        if (nb <= SMALL) {
-            // a few colliders (a robot alone): every pair, in index order, costs less than either
-            // algorithm's setup
+        boolean oneFamily = nb > 0;
+        for (int p = 1; p < nb && oneFamily; p++) {
+            oneFamily = group[bounded[p]] == group[bounded[0]];
+        }
+        if (oneFamily && nb > 0 && group[bounded[0]] != 1) {
+            // every bounded collider static, or of one family (a robot alone): none pairs with another
+        } else if (nb <= SMALL) {
+            // a few colliders: every pair, in index order, costs less than either algorithm's setup
             for (int p = 0; p < nb; p++) {
                 int i = bounded[p];
                 for (int q = p + 1; q < nb; q++) {

@@ -67,6 +67,12 @@ public final class ArticulatedTree {
     /** onPath[n l + j]: joint j is on the path from the base to link l (l itself included) */
     private final boolean[] onPath;
     private final double[] iw = new double[9];
+    /** every link's world inertia at the last kinematics (9n), and whether it is computed yet */
+    private final double[] iwAll;
+    private boolean inertiaFresh;
+    private final double[] t9 = new double[9];
+    /** addMassMatrix's scratch: I_w times Lambda's angular rows (3n) */
+    private final double[] iLambda;
     private final double[] omega;
     private final double[] alpha;
     private final double[] accO;
@@ -119,6 +125,8 @@ public final class ArticulatedTree {
             }
         }
         omega = new double[3 * n];
+        iLambda = new double[3 * n];
+        iwAll = new double[9 * n];
         alpha = new double[3 * n];
         accO = new double[3 * n];
     }
@@ -163,6 +171,7 @@ public final class ArticulatedTree {
      * @param q  generalized coordinates (rad or m) at [qo, qo + n)
      */
     public void kinematics(double[] q, int qo) {
+        inertiaFresh = false;
         for (int i = 0; i < n; i++) {
             int p = parent[i];
             double ax = axis[3 * i];
@@ -265,24 +274,28 @@ public final class ArticulatedTree {
 
     /** Link i's inertia about its COM in world axes into {@link #iw}. */
     private void worldInertia(int i) {
-        int r = 9 * i;
-        int c = 9 * i;
-        // iw = R I R^T
-        for (int a = 0; a < 3; a++) {
-            for (int b = 0; b < 3; b++) {
-                double s = 0;
-                for (int k = 0; k < 3; k++) {
-                    double rik = rot[r + 3 * a + k];
-                    if (rik == 0) {
-                        continue;
-                    }
-                    for (int l = 0; l < 3; l++) {
-                        s += rik * inertia[c + 3 * k + l] * rot[r + 3 * b + l];
+        if (!inertiaFresh) {
+            // every link's R I R^T once per configuration (the mass matrix and both bias passes use it)
+            for (int l = 0; l < n; l++) {
+                int r = 9 * l;
+                // t = R I, then iw = t R^T (symmetric: the upper triangle, mirrored)
+                for (int a = 0; a < 3; a++) {
+                    for (int b = 0; b < 3; b++) {
+                        t9[3 * a + b] = rot[r + 3 * a] * inertia[r + b] + rot[r + 3 * a + 1] * inertia[r + 3 + b]
+                                + rot[r + 3 * a + 2] * inertia[r + 6 + b];
                     }
                 }
-                iw[3 * a + b] = s;
+                for (int a = 0; a < 3; a++) {
+                    for (int b = a; b < 3; b++) {
+                        double v = t9[3 * a] * rot[r + 3 * b] + t9[3 * a + 1] * rot[r + 3 * b + 1] + t9[3 * a + 2] * rot[r + 3 * b + 2];
+                        iwAll[r + 3 * a + b] = v;
+                        iwAll[r + 3 * b + a] = v;
+                    }
+                }
             }
+            inertiaFresh = true;
         }
+        System.arraycopy(iwAll, 9 * i, iw, 0, 9);
     }
 
     /**
@@ -292,27 +305,39 @@ public final class ArticulatedTree {
     public void addMassMatrix(double[] out, int o) {
         for (int l = 0; l < n; l++) {
             double m = mass[l];
+            if (m == 0 && inertia[9 * l] == 0 && inertia[9 * l + 4] == 0 && inertia[9 * l + 8] == 0) {
+                continue; // a massless link adds nothing
+            }
             worldInertia(l);
             int base = 6 * n * l;
+            // I_w times the angular rows of Lambda_l, column b at [3 b .. 3 b + 3)
+            for (int b = 0; b <= l; b++) {
+                if (!onPath[n * l + b]) {
+                    continue;
+                }
+                double jx = lambda[base + 3 * n + b];
+                double jy = lambda[base + 4 * n + b];
+                double jz = lambda[base + 5 * n + b];
+                iLambda[3 * b] = iw[0] * jx + iw[1] * jy + iw[2] * jz;
+                iLambda[3 * b + 1] = iw[3] * jx + iw[4] * jy + iw[5] * jz;
+                iLambda[3 * b + 2] = iw[6] * jx + iw[7] * jy + iw[8] * jz;
+            }
             for (int a = 0; a <= l; a++) {
                 if (!onPath[n * l + a]) {
                     continue;
                 }
+                double vx = lambda[base + a];
+                double vy = lambda[base + n + a];
+                double vz = lambda[base + 2 * n + a];
+                double wx = lambda[base + 3 * n + a];
+                double wy = lambda[base + 4 * n + a];
+                double wz = lambda[base + 5 * n + a];
                 for (int b = a; b <= l; b++) {
                     if (!onPath[n * l + b]) {
                         continue;
                     }
-                    double s = m * (lambda[base + a] * lambda[base + b] + lambda[base + n + a] * lambda[base + n + b]
-                            + lambda[base + 2 * n + a] * lambda[base + 2 * n + b]);
-                    for (int d = 0; d < 3; d++) {
-                        double ja = lambda[base + (3 + d) * n + a];
-                        if (ja == 0) {
-                            continue;
-                        }
-                        for (int e = 0; e < 3; e++) {
-                            s += ja * iw[3 * d + e] * lambda[base + (3 + e) * n + b];
-                        }
-                    }
+                    double s = m * (vx * lambda[base + b] + vy * lambda[base + n + b] + vz * lambda[base + 2 * n + b])
+                            + wx * iLambda[3 * b] + wy * iLambda[3 * b + 1] + wz * iLambda[3 * b + 2];
                     out[o + n * a + b] += s;
                     if (b != a) {
                         out[o + n * b + a] += s;
