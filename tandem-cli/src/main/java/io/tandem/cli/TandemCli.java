@@ -109,7 +109,8 @@ public final class TandemCli implements Callable<Integer> {
             String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             // user errors are one line, without a stack trace
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + msg.replaceAll("\\s*[\\r\\n]+\\s*", " "));
-            return CommandLine.ExitCode.SOFTWARE;
+            // a world, robot or mesh file that cannot run as written is bad input, as a bad option is
+            return ex instanceof io.tandem.world.WorldFormatException ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
         });
         return root;
     }
@@ -120,7 +121,7 @@ public final class TandemCli implements Callable<Integer> {
      * @param out  standard output (results); not closed, flushed before returning
      * @param err  error output (usage errors); not closed, flushed before returning
      * @param args the command line, not modified
-     * @return the exit code: 0 ok, 1 command failed, 2 invalid command line
+     * @return the exit code: 0 ok, 1 command failed, 2 invalid command line or input file
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = newCommandLine();

@@ -235,7 +235,7 @@ public final class SimCommand implements Callable<Integer> {
         } catch (WorldFormatException e) {
             progress.close();
             err.println("tandem sim: " + e.getMessage());
-            return 1;
+            return 2;
         }
         if (role != null) {
             progress.close(); // the distributed roles compile their part of the world as they start

@@ -53,7 +53,7 @@ class SimCommandTest {
         Files.writeString(broken, "<robot name='r'>\n<link name='a'/>\n<joint name='j' type='revolute'>"
                 + "<parent link='a'/><child link='b'/></joint>\n<link name='b'/>\n</robot>\n");
         err.getBuffer().setLength(0);
-        assertThat(run("sim", broken.toString())).isEqualTo(1);
+        assertThat(run("sim", broken.toString())).isEqualTo(2);
         assertThat(err.toString().trim()).isEqualTo("tandem sim: " + broken + ":3: joint 'j' is of type revolute but gives"
                 + " no <limit>: add <limit lower=\"...\" upper=\"...\" effort=\"...\" velocity=\"...\"/> (or make it"
                 + " continuous)");
@@ -69,14 +69,41 @@ class SimCommandTest {
         assertThat(Files.readString(a)).contains("{\"iteration\":0,\"sim_time_s\":0.0,\"event\":\"Loaded level [sky] at iteration 0\"}");
     }
 
+    /** A mesh that cannot be found, or a collision mesh without volume: one line naming the file, exit 2, nothing recorded. */
+    @Test
+    void sim_missingOrFlatMesh_oneLineExit2NoRecord() throws IOException {
+        Path record = tmp.resolve("never.csv");
+        String world = "<sdf version=\"1.9\"><world name=\"w\">\n<model name=\"m\"><pose>0 0 1 0 0 0</pose><link name=\"l\">\n"
+                + "<collision name=\"c\"><geometry><mesh><uri>MESH</uri></mesh></geometry></collision></link></model></world></sdf>";
+        Path missing = tmp.resolve("missing-mesh.sdf");
+        Files.writeString(missing, world.replace("MESH", "meshes/none.stl"));
+        assertThat(run("sim", missing.toString(), "--iterations", "5", "--record", record.toString())).isEqualTo(2);
+        assertThat(err.toString().trim()).startsWith("tandem sim: " + missing + ":3: cannot find mesh 'meshes/none.stl': searched ["
+                + tmp.resolve("meshes/none.stl")).doesNotContain("\tat ");
+        // one triangle: no volume to collide with
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(134).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.position(80);
+        b.putInt(1).putFloat(0).putFloat(0).putFloat(1);
+        b.putFloat(0).putFloat(0).putFloat(0).putFloat(1).putFloat(0).putFloat(0).putFloat(0).putFloat(1).putFloat(0);
+        Files.write(tmp.resolve("flat.stl"), b.array());
+        Path flat = tmp.resolve("flat-mesh.sdf");
+        Files.writeString(flat, world.replace("MESH", "flat.stl"));
+        err.getBuffer().setLength(0);
+        assertThat(run("sim", flat.toString(), "--iterations", "5", "--record", record.toString())).isEqualTo(2);
+        assertThat(err.toString().trim()).contains(flat + ":2: link 'l' of model 'm': collision 'c'").contains("no volume")
+                .doesNotContain("\tat ");
+        assertThat(err.toString().trim().lines()).hasSize(1);
+        assertThat(record).doesNotExist();
+    }
+
     @Test
     void sim_badInput_clearErrorNonZeroExitNoRecord() throws IOException {
         Path record = tmp.resolve("never.csv");
-        assertThat(run("sim", tmp.resolve("missing.sdf").toString(), "--record", record.toString())).isEqualTo(1);
+        assertThat(run("sim", tmp.resolve("missing.sdf").toString(), "--record", record.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("missing.sdf: no such file");
         Path broken = tmp.resolve("broken.sdf");
         Files.writeString(broken, "<sdf version=\"1.9\"><world name=\"w\">\n<model name=\"m\"><pose>1 2</pose></model></world></sdf>");
-        assertThat(run("sim", broken.toString(), "--record", record.toString())).isEqualTo(1);
+        assertThat(run("sim", broken.toString(), "--record", record.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("broken.sdf:2: <pose> needs 6 numbers");
         assertThat(run("sim", DROP.toString(), "--record", tmp.resolve("x.txt").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("must end in .csv or .jsonl");
