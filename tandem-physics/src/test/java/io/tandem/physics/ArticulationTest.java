@@ -763,4 +763,37 @@ class ArticulationTest {
         assertThatThrownBy(() -> a.limits(3, -1, 1)).hasMessageContaining("virtual joints");
         assertThatThrownBy(() -> a.base(wall)).hasMessageContaining("floats");
     }
+
+    /** A floating robot landing on the ground: 1 and 2 threads bitwise alike, a warmed-up step allocation-free, every solver. */
+    @Test
+    @SuppressForbidden
+    void floatingBase_threadsAndAllocation_bitwiseAndAllocationFree() {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (SolverKind kind : SolverKind.values()) {
+            PhysicsState[] end = new PhysicsState[2];
+            for (int threads = 1; threads <= 2; threads++) {
+                PhysicsModel m = floatingArm(solver(kind).withThreads(threads), 0.002, false, -9.81,
+                        b -> b.body("ground").makeStatic().plane().add());
+                PhysicsState s = m.newState();
+                try (PhysicsEngine e = new PhysicsEngine(m)) {
+                    // it lands within the first 300 steps (from 1 m); then 100 steps of contacts
+                    for (int k = 0; k < 300; k++) {
+                        e.step(s);
+                    }
+                    long before = mx.getCurrentThreadAllocatedBytes();
+                    for (int k = 0; k < 100; k++) {
+                        e.step(s);
+                    }
+                    if (threads == 1) {
+                        assertThat(mx.getCurrentThreadAllocatedBytes() - before).as("%s: bytes allocated by 100 steps", kind)
+                                .isLessThan(1000);
+                    }
+                    assertThat(e.contactCount()).as("%s: on the ground", kind).isPositive();
+                }
+                end[threads - 1] = s;
+            }
+            assertThat(end[1].pos).as("%s: 2 threads", kind).containsExactly(end[0].pos);
+            assertThat(end[1].dofPos).as("%s: 2 threads", kind).containsExactly(end[0].dofPos);
+        }
+    }
 }

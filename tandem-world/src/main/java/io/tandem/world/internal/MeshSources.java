@@ -100,6 +100,18 @@ public final class MeshSources {
         return new Geometry.Mesh(uri, file, mesh);
     }
 
+    /** A mesh larger than this across (m) on a link is probably in millimetres (physics-wave2.md 3.3, 8): warned. */
+    public static final double LARGE_M = 10;
+
+    /** @return the largest extent of a mesh's bounding box, m */
+    public static double span(Geometry.Mesh m) {
+        double s = 0;
+        for (int k = 0; k < 3; k++) {
+            s = Math.max(s, m.mesh().max(k) - m.mesh().min(k));
+        }
+        return s;
+    }
+
     /** @return the file a URI names */
     Path locate(String uri, Path base, String where) {
         List<Path> tried = new ArrayList<>();

@@ -182,6 +182,29 @@ public final class UrdfLoader {
                         + " another link's child");
             }
         }
+        // a mimic must name another joint of this robot, which does not mimic in turn (3.3, 10)
+        for (RawJoint j : joints.values()) {
+            Element mimic = j.element().child("mimic");
+            if (mimic == null) {
+                continue;
+            }
+            String leader = required(mimic, "joint");
+            RawJoint l = joints.get(leader);
+            if (l == null || leader.equals(j.name())) {
+                throw error(mimic, "joint '" + j.name() + "' mimics '" + leader + "', which is " + (l == null ? "no joint of this"
+                        + " robot (joints: " + String.join(", ", joints.keySet()) + ")" : "itself") + "; name the joint it follows");
+            }
+            if (l.element().child("mimic") != null) {
+                throw error(mimic, "joint '" + j.name() + "' mimics '" + leader + "', which mimics '"
+                        + l.element().child("mimic").attribute("joint") + "' in turn: a chain of mimics; make every mimic name"
+                        + " the joint that leads");
+            }
+            for (String a : List.of("multiplier", "offset")) {
+                if (mimic.attribute(a) != null) {
+                    number(mimic, mimic.attribute(a));
+                }
+            }
+        }
         for (String ignored : List.of("transmission", "ros2_control")) {
             for (Element e : root.children(ignored)) {
                 warn(e, ignored, "<" + ignored + "> is not simulated (controllers are Tandem's own): ignored");
@@ -620,7 +643,13 @@ public final class UrdfLoader {
                         throw error(s, "mesh scale factors must be finite and non-zero, got " + v);
                     }
                 }
-                yield meshes.load(uri, folder(), scale, messages.where(s) + ": ");
+                Geometry.Mesh mesh = meshes.load(uri, folder(), scale, messages.where(s) + ": ");
+                double span = io.tandem.world.internal.MeshSources.span(mesh);
+                if (span > io.tandem.world.internal.MeshSources.LARGE_M) {
+                    warn(s, "mesh-size:" + uri, "mesh '" + uri + "' spans " + String.format(Locale.ROOT, "%.3g", span) + " m on a"
+                            + " link: is it in millimetres? give it scale=\"0.001 0.001 0.001\"");
+                }
+                yield mesh;
             }
             default -> throw error(s, "link '" + link + "': unknown geometry <" + s.name + ">; URDF has box, cylinder,"
                     + " sphere and mesh");

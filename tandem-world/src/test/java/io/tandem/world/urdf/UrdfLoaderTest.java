@@ -229,4 +229,50 @@ class UrdfLoaderTest {
         assertThat(w.models().get(0).joints()).hasSize(3);
         assertThat(warnings).hasSize(1).allMatch(s -> s.startsWith("r.urdf:8: <mimic>"));
     }
+
+    /** physics-wave2.md 3.3, 10: a mimic naming no joint, or a joint that mimics in turn, is refused at its line. */
+    @Test
+    void load_badMimic_refusedAtItsLineNamingTheFix() {
+        String head = "<robot name='r'>\n<link name='world'/>\n"
+                + "<joint name='f' type='fixed'><parent link='world'/><child link='a'/></joint>\n";
+        String link = "<link name='%s'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>"
+                + "</inertial></link>\n";
+        String joint = "<joint name='%s' type='revolute'><parent link='a'/><child link='%s'/><axis xyz='0 0 1'/>"
+                + "<limit lower='-1' upper='1' effort='1' velocity='1'/>%s</joint>\n";
+        String links = String.format(java.util.Locale.ROOT, link, "a") + String.format(java.util.Locale.ROOT, link, "b")
+                + String.format(java.util.Locale.ROOT, link, "c") + String.format(java.util.Locale.ROOT, link, "d");
+        String missing = head + links + String.format(java.util.Locale.ROOT, joint, "j1", "b", "")
+                + String.format(java.util.Locale.ROOT, joint, "j2", "c", "\n<mimic joint='jx'/>")
+                + String.format(java.util.Locale.ROOT, joint, "j3", "d", "") + "</robot>";
+        assertThatThrownBy(() -> load(missing)).isInstanceOf(WorldFormatException.class)
+                .hasMessageStartingWith("r.urdf:10: joint 'j2' mimics 'jx', which is no joint of this robot (joints: f, j1, j2, j3)");
+        String chain = head + links + String.format(java.util.Locale.ROOT, joint, "j1", "b", "")
+                + String.format(java.util.Locale.ROOT, joint, "j2", "c", "\n<mimic joint='j1'/>")
+                + String.format(java.util.Locale.ROOT, joint, "j3", "d", "\n<mimic joint='j2' multiplier='-1'/>") + "</robot>";
+        assertThatThrownBy(() -> load(chain)).isInstanceOf(WorldFormatException.class)
+                .hasMessageStartingWith("r.urdf:12: joint 'j3' mimics 'j2', which mimics 'j1' in turn: a chain of mimics");
+    }
+
+    /** physics-wave2.md 3.3, 8: a mesh more than 10 m across on a link is warned as probably in millimetres. */
+    @Test
+    void load_meshInMillimetres_warnedWithTheScaleToGive(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        StringBuilder obj = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            obj.append(String.format(java.util.Locale.ROOT, "v %d %d %d%n", (i & 1) * 120, (i & 2) * 40, (i & 4) * 20));
+        }
+        obj.append("f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n");
+        Files.writeString(dir.resolve("part.obj"), obj);
+        String urdf = "<robot name='r'>\n<link name='a'><inertial><mass value='1'/>"
+                + "<inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial>\n"
+                + "<collision><geometry><mesh filename='part.obj'/></geometry></collision>\n"
+                + "<visual><geometry><mesh filename='part.obj' scale='0.001 0.001 0.001'/></geometry></visual></link>\n</robot>";
+        Path file = dir.resolve("r.urdf");
+        Files.writeString(file, urdf);
+        List<String> warnings = new ArrayList<>();
+        World w = io.tandem.world.urdf.UrdfLoader.load(file, warnings::add);
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).startsWith(file + ":3: mesh 'part.obj' spans 120 m").contains("scale=\"0.001 0.001 0.001\"");
+        Geometry.Mesh visual = (Geometry.Mesh) w.models().get(0).links().get(0).visuals().get(0).geometry();
+        assertThat(visual.mesh().max(0)).isCloseTo(0.12, within(1e-12));
+    }
 }
