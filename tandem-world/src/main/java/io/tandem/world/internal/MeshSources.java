@@ -52,7 +52,12 @@ public final class MeshSources {
                 paths(env, List.of("ROS_PACKAGE_PATH")));
     }
 
-    private static List<Path> paths(Map<String, String> env, List<String> variables) {
+    /**
+     * @param env       the environment
+     * @param variables path-list variables, in lookup order
+     * @return the folders they list, in order (blank entries skipped)
+     */
+    public static List<Path> paths(Map<String, String> env, List<String> variables) {
         List<Path> out = new ArrayList<>();
         for (String v : variables) {
             String value = env.get(v);

@@ -3,7 +3,6 @@ package io.tandem.world.sdf;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.internal.XmlTree;
 import io.tandem.world.internal.XmlTree.Element;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -54,19 +53,7 @@ final class IncludeResolver {
 
     /** @return the model folders the environment names ({@link #PATH_VARIABLES}, each a path list) */
     static List<Path> modelPath(Map<String, String> env) {
-        List<Path> out = new ArrayList<>();
-        for (String v : PATH_VARIABLES) {
-            String value = env.get(v);
-            if (value == null) {
-                continue;
-            }
-            for (String d : value.split(File.pathSeparator)) {
-                if (!d.isBlank()) {
-                    out.add(Path.of(d.trim()));
-                }
-            }
-        }
-        return out;
+        return io.tandem.world.internal.MeshSources.paths(env, PATH_VARIABLES);
     }
 
     /**

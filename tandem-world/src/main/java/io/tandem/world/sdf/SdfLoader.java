@@ -96,16 +96,8 @@ public final class SdfLoader {
     private SdfLoader(String file, Consumer<String> warnings, List<Path> modelPath, Path dir) {
         this.file = file;
         this.messages = new SourceMessages(file, warnings);
-        List<Path> packages = new java.util.ArrayList<>();
-        String ros = System.getenv("ROS_PACKAGE_PATH");
-        if (ros != null) {
-            for (String d : ros.split(java.io.File.pathSeparator)) {
-                if (!d.isBlank()) {
-                    packages.add(Path.of(d.trim()));
-                }
-            }
-        }
-        this.meshes = new io.tandem.world.internal.MeshSources(modelPath, packages);
+        this.meshes = new io.tandem.world.internal.MeshSources(modelPath,
+                io.tandem.world.internal.MeshSources.paths(System.getenv(), List.of("ROS_PACKAGE_PATH")));
         this.dir = dir;
     }
 
