@@ -53,7 +53,8 @@ import io.tandem.physics.internal.parallel.ParallelLoop;
 
 /**
  * Broad phase: finds the collider pairs whose world AABBs overlap. Pairs of two static colliders
- * and of two colliders of one family are skipped; infinite colliders (planes) are paired with every overlapping non-static collider.
+ * and of two colliders of one family are skipped; infinite colliders (planes) are paired with every
+ * overlapping non-static collider.
  * The output is deterministic: pairs (i, j) with i &lt; j, sorted by i then j.
  *
  * <p>Not thread-safe: it keeps the previous sort order (temporal coherence) and scratch arrays.
@@ -204,26 +205,12 @@ public final class BroadPhase {
         loop.run(n, listRange);
         minNow = null;
         maxNow = null;
-        boolean oneFamily = nb > 0;
-        for (int p = 1; p < nb && oneFamily; p++) {
-            oneFamily = group[bounded[p]] == group[bounded[0]];
-        }
-        if (oneFamily && nb > 0 && group[bounded[0]] != 1) {
-            // every bounded collider static, or of one family (a robot alone): none pairs with another
-        } else if (nb <= SMALL) {
-            // a few colliders: every pair, in index order, costs less than either algorithm's setup
-            for (int p = 0; p < nb; p++) {
-                int i = bounded[p];
-                for (int q = p + 1; q < nb; q++) {
-                    int j = bounded[q];
-                    if (mayCollide(group[i], group[j]) && overlap(aabbMin, aabbMax, i, j)) {
-                        out.add(i, j);
-                    }
-                }
-            }
-        } else if (algorithm == Algorithm.SWEEP_AND_PRUNE) {
+        boolean any = !noBoundedPairs(group, nb);
+        if (any && nb <= SMALL) {
+            smallPairs(aabbMin, aabbMax, group, nb, out);
+        } else if (any && algorithm == Algorithm.SWEEP_AND_PRUNE) {
             sweep.find(n, aabbMin, aabbMax, group, kind, nb, out);
-        } else {
+        } else if (any) {
             grid.find(aabbMin, aabbMax, group, bounded, nb, out);
         }
         // unbounded colliders (planes) against every collider, in parallel chunks of colliders,
@@ -323,6 +310,32 @@ public final class BroadPhase {
                 }
             }
         }
+    }
+
+    /** A few colliders: every pair, in index order, costs less than either algorithm's setup. */
+    private void smallPairs(double[] aabbMin, double[] aabbMax, int[] group, int nb, PairBuffer out) {
+        for (int p = 0; p < nb; p++) {
+            int i = bounded[p];
+            for (int q = p + 1; q < nb; q++) {
+                int j = bounded[q];
+                if (mayCollide(group[i], group[j]) && overlap(aabbMin, aabbMax, i, j)) {
+                    out.add(i, j);
+                }
+            }
+        }
+    }
+
+    /** Whether the nb bounded colliders are all static, or all of one family (a robot alone): then none pairs. */
+    private boolean noBoundedPairs(int[] group, int nb) {
+        if (nb == 0 || group[bounded[0]] == 1) {
+            return nb == 0;
+        }
+        for (int p = 1; p < nb; p++) {
+            if (group[bounded[p]] != group[bounded[0]]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
