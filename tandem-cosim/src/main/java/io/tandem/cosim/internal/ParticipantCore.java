@@ -871,6 +871,11 @@ public final class ParticipantCore implements Participant, TransportListener {
             }
         }
         pendingCalls.put(callId, pc);
+        if (pc.deadlineNs != 0) {
+            // a worker parked without a deadline (no wall-timed call was pending) must wake to watch
+            // this one's: the call itself goes out on the caller's thread and may never wake it
+            signal();
+        }
     }
 
     void rpcServerNotReachable(LocalRpcClient client, long callId) {
