@@ -10,4 +10,5 @@ module io.tandem.world {
     exports io.tandem.world.distributed;
     exports io.tandem.world.robot;
     exports io.tandem.world.mesh;
+    exports io.tandem.world.record;
 }

@@ -1,8 +1,15 @@
 package io.tandem.world;
 
+import io.tandem.world.record.McapWriter;
+import java.io.BufferedOutputStream;
+import java.io.BufferedWriter;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -13,18 +20,47 @@ import java.util.Map;
  * event rows leave the pose empty) or JSON lines ({"iteration":..,"sim_time_s":..,"model":..,
  * "x":..,...} and {"iteration":..,"sim_time_s":..,"event":"Loaded level [NAME] at iteration N"}).
  * Numbers are written in full precision ({@link Double#toString}), so two runs compare exactly.
- * A {@link WorldView.Listener} on the stepping thread; allocates its lines. The caller owns
- * and closes the writer.
+ * Or MCAP ({@link #open}): the JSON lines' objects as messages on {@code /tandem/poses} (models
+ * and links), {@code /tandem/joints} and {@code /tandem/events}, logged at the simulated time, and
+ * each iteration's model and link frames on {@code /tf} in Foxglove's well-known
+ * {@code foxglove.FrameTransforms} JSON schema, so that Foxglove Studio, Lichtblick and Rerun open
+ * the run; an indexed file (McapWriter). A {@link WorldView.Listener} on the stepping thread;
+ * allocates its lines. A recorder made by {@link #open} closes its file in {@link #close()}; one
+ * made on a writer leaves the writer to the caller.
  */
-public final class PoseRecorder implements WorldView.Listener {
+public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** Output formats. */
-    public enum Format { CSV, JSONL }
+    public enum Format { CSV, JSONL, MCAP }
+
+    /** the MCAP channels' topics */
+    public static final String POSES_TOPIC = "/tandem/poses";
+    public static final String JOINTS_TOPIC = "/tandem/joints";
+    public static final String EVENTS_TOPIC = "/tandem/events";
+    public static final String TF_TOPIC = "/tf";
+
+    /** foxglove.FrameTransforms (npm @foxglove/schemas 2.1.0), the fields Tandem writes */
+    private static final String FRAME_TRANSFORMS_SCHEMA = "{\"title\":\"foxglove.FrameTransforms\",\"type\":\"object\","
+            + "\"properties\":{\"transforms\":{\"type\":\"array\",\"items\":{\"title\":\"foxglove.FrameTransform\","
+            + "\"type\":\"object\",\"properties\":{\"timestamp\":{\"type\":\"object\",\"properties\":{\"sec\":"
+            + "{\"type\":\"integer\"},\"nsec\":{\"type\":\"integer\"}}},\"parent_frame_id\":{\"type\":\"string\"},"
+            + "\"child_frame_id\":{\"type\":\"string\"},\"translation\":{\"type\":\"object\",\"properties\":{\"x\":"
+            + "{\"type\":\"number\"},\"y\":{\"type\":\"number\"},\"z\":{\"type\":\"number\"}}},\"rotation\":"
+            + "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"},"
+            + "\"z\":{\"type\":\"number\"},\"w\":{\"type\":\"number\"}}}}}}}}";
 
     /** the CSV header line (with its newline) */
     public static final String CSV_HEADER = "iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n";
 
     private final Writer out;
     private final Format format;
+    /** the MCAP file, or null */
+    private final McapWriter mcap;
+    private final int[] mcapChannel = new int[4];
+    private final long[] mcapSequence = new long[4];
+    private final boolean ownsWriter;
+    /** this iteration's /tf transforms (MCAP) */
+    private final StringBuilder tf = new StringBuilder();
+    private long timeNs;
     /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
     private Map<String, String[]> linkRows;
     /** per model of several links, its joints' scoped names (MODEL::JOINT); filled at the first step */
@@ -35,14 +71,48 @@ public final class PoseRecorder implements WorldView.Listener {
      * @param format CSV or JSON lines
      */
     public PoseRecorder(Writer out, Format format) {
+        this(out, format, null, false);
+        if (format == Format.MCAP) {
+            throw new IllegalArgumentException("an MCAP record is binary: open it with PoseRecorder.open(file, MCAP)");
+        }
+    }
+
+    private PoseRecorder(Writer out, Format format, McapWriter mcap, boolean ownsWriter) {
         this.out = out;
         this.format = format;
+        this.mcap = mcap;
+        this.ownsWriter = ownsWriter;
         if (format == Format.CSV) {
             write(CSV_HEADER);
         }
     }
 
-    /** @return the format for a file name ending in .csv or .jsonl */
+    /**
+     * A recorder writing a file in a format, which {@link #close()} finishes and closes (an MCAP
+     * file gets its summary and footer then).
+     *
+     * @param file   the file (created or truncated)
+     * @param format its format
+     * @return the recorder
+     * @throws IOException from the file system
+     */
+    public static PoseRecorder open(Path file, Format format) throws IOException {
+        if (format != Format.MCAP) {
+            return new PoseRecorder(new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16), format,
+                    null, true);
+        }
+        McapWriter w = new McapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), "", "tandem",
+                McapWriter.DEFAULT_CHUNK_BYTES);
+        PoseRecorder r = new PoseRecorder(null, format, w, true);
+        int tfSchema = w.schema("foxglove.FrameTransforms", "jsonschema", FRAME_TRANSFORMS_SCHEMA.getBytes(StandardCharsets.UTF_8));
+        r.mcapChannel[0] = w.channel(POSES_TOPIC, 0, "json", Map.of());
+        r.mcapChannel[1] = w.channel(JOINTS_TOPIC, 0, "json", Map.of());
+        r.mcapChannel[2] = w.channel(EVENTS_TOPIC, 0, "json", Map.of());
+        r.mcapChannel[3] = w.channel(TF_TOPIC, tfSchema, "json", Map.of());
+        return r;
+    }
+
+    /** @return the format for a file name ending in .csv, .jsonl or .mcap */
     public static Format formatOf(String fileName) {
         String f = fileName.toLowerCase(Locale.ROOT);
         if (f.endsWith(".csv")) {
@@ -51,12 +121,30 @@ public final class PoseRecorder implements WorldView.Listener {
         if (f.endsWith(".jsonl") || f.endsWith(".json")) {
             return Format.JSONL;
         }
-        throw new IllegalArgumentException("record file '" + fileName + "' must end in .csv or .jsonl");
+        if (f.endsWith(".mcap")) {
+            return Format.MCAP;
+        }
+        throw new IllegalArgumentException("record file '" + fileName + "' must end in .csv, .jsonl or .mcap");
+    }
+
+    /** Finishes and closes a file this recorder opened ({@link #open}); nothing for a caller's writer. */
+    @Override
+    public void close() throws IOException {
+        if (!ownsWriter) {
+            return;
+        }
+        if (mcap != null) {
+            mcap.close();
+        } else {
+            out.close();
+        }
     }
 
     @Override
     public void stepped(WorldView runner, long iteration, LevelManager.Changes changes) {
         double t = runner.simTimeNs() / 1e9;
+        timeNs = runner.simTimeNs();
+        tf.setLength(0);
         for (String level : changes.loadedLevels()) {
             event(iteration, t, "Loaded level [" + level + "] at iteration " + iteration);
         }
@@ -101,22 +189,47 @@ public final class PoseRecorder implements WorldView.Listener {
                 for (int i = 0; i < joints.length; i++) {
                     double q = runner.jointPosition(model, i);
                     if (!Double.isNaN(q)) {
-                        write(format == Format.CSV ? iteration + "," + t + "," + joints[i] + "," + q + ",,,,,,,joint\n"
+                        String line = format == Format.CSV ? iteration + "," + t + "," + joints[i] + "," + q + ",,,,,,,joint\n"
                                 : "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"joint\":\"" + json(joints[i])
-                                        + "\",\"position\":" + q + "}\n");
+                                        + "\",\"position\":" + q + "}\n";
+                        emit(1, line);
                     }
                 }
             }
+        }
+        if (mcap != null && tf.length() > 0) {
+            emit(3, "{\"transforms\":[" + tf + "]}\n");
+        }
+    }
+
+    /** A line to the file, or its JSON object to MCAP channel k (without the newline). */
+    private void emit(int k, String line) {
+        if (mcap == null) {
+            write(line);
+            return;
+        }
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        try {
+            mcap.message(mcapChannel[k], mcapSequence[k]++, timeNs, timeNs, b, 0, b.length - 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
         }
     }
 
     private void row(long iteration, double t, String name, Pose p) {
         if (format == Format.CSV) {
             write(csvRow(iteration, t, name, p));
-        } else {
-            write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(name) + "\",\"x\":"
-                    + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
-                    + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
+            return;
+        }
+        emit(0, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(name) + "\",\"x\":"
+                + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
+                + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
+        if (mcap != null) {
+            tf.append(tf.length() == 0 ? "" : ",").append("{\"timestamp\":{\"sec\":").append(timeNs / 1_000_000_000L)
+                    .append(",\"nsec\":").append(timeNs % 1_000_000_000L).append("},\"parent_frame_id\":\"world\",\"child_frame_id\":\"")
+                    .append(json(name)).append("\",\"translation\":{\"x\":").append(p.x()).append(",\"y\":").append(p.y())
+                    .append(",\"z\":").append(p.z()).append("},\"rotation\":{\"x\":").append(p.qx()).append(",\"y\":")
+                    .append(p.qy()).append(",\"z\":").append(p.qz()).append(",\"w\":").append(p.qw()).append("}}");
         }
     }
 
@@ -133,7 +246,7 @@ public final class PoseRecorder implements WorldView.Listener {
         if (format == Format.CSV) {
             write(iteration + "," + t + ",,,,,,,,," + text + "\n");
         } else {
-            write("{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"event\":\"" + json(text) + "\"}\n");
+            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"event\":\"" + json(text) + "\"}\n");
         }
     }
 

@@ -8,11 +8,8 @@ import io.tandem.world.World;
 import io.tandem.world.WorldFormatException;
 import io.tandem.world.WorldRunner;
 import io.tandem.world.sdf.SdfLoader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -62,7 +59,7 @@ public final class SimCommand implements Callable<Integer> {
     boolean useLevels;
 
     @Option(names = "--record", paramLabel = "FILE", description = "Write every model's pose each iteration, and level"
-            + " events, to FILE (.csv or .jsonl).")
+            + " events, to FILE (.csv or .jsonl; .mcap adds /tf frames for Foxglove, Lichtblick and Rerun).")
     Path record;
 
     /** --solver and --threads */
@@ -265,9 +262,8 @@ public final class SimCommand implements Callable<Integer> {
             int code;
             try (io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
                  OutputFile rec = record == null ? null : OutputFile.start(record)) {
-                try (Writer recordOut = rec == null ? Writer.nullWriter()
-                        : new BufferedWriter(Files.newBufferedWriter(rec.temp(), StandardCharsets.UTF_8), 1 << 16)) {
-                    code = DistributedSim.primary(options, rec == null ? null : new PoseRecorder(recordOut, format), out, err, stop);
+                try (PoseRecorder recorder = rec == null ? null : PoseRecorder.open(rec.temp(), format)) {
+                    code = DistributedSim.primary(options, recorder, out, err, stop);
                 }
                 if (code == 0 && rec != null) {
                     rec.commit();
@@ -280,10 +276,9 @@ public final class SimCommand implements Callable<Integer> {
              io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
              OutputFile rec = record == null ? null : OutputFile.start(record)) {
             long done;
-            try (Writer recordOut = rec == null ? Writer.nullWriter()
-                    : new BufferedWriter(Files.newBufferedWriter(rec.temp(), StandardCharsets.UTF_8), 1 << 16);
+            try (PoseRecorder recorder = rec == null ? null : PoseRecorder.open(rec.temp(), format);
                  WorldRunner runner = compile(w, settings, progress)) {
-                done = standalone(w, runner, rec == null ? null : new PoseRecorder(recordOut, format), stop, out, err);
+                done = standalone(w, runner, recorder, stop, out, err);
             }
             if (done < iterations) {
                 err.println("tandem sim: interrupted at iteration " + done + " of " + iterations

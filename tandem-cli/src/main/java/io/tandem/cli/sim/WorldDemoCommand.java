@@ -40,7 +40,7 @@ public final class WorldDemoCommand implements Callable<Integer> {
     @Option(names = "--standalone", description = "Run the world in this process instead (levels on), to compare.")
     boolean standalone;
 
-    @Option(names = "--record", paramLabel = "FILE", description = "Record the poses (.csv or .jsonl).")
+    @Option(names = "--record", paramLabel = "FILE", description = "Record the poses (.csv, .jsonl or .mcap).")
     Path record;
 
     @Override

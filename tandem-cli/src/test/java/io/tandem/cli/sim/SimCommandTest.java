@@ -59,6 +59,45 @@ class SimCommandTest {
                 + " continuous)");
     }
 
+    /**
+     * --record FILE.mcap: the JSON lines' objects as messages (poses, events), each at its
+     * simulated time, plus one /tf message of Foxglove frame transforms per iteration; an
+     * indexed, complete file.
+     */
+    @Test
+    void sim_mcapRecord_theJsonLinesAsMessagesPlusFrames() throws IOException {
+        Path jsonl = tmp.resolve("a.jsonl");
+        Path mcap = tmp.resolve("a.mcap");
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", jsonl.toString())).isZero();
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", mcap.toString())).isZero();
+        io.tandem.world.record.McapReader.Recording r = io.tandem.world.record.McapReader.read(mcap);
+        assertThat(r.complete()).isTrue();
+        assertThat(r.chunks()).isPositive();
+        java.util.List<String> lines = Files.readAllLines(jsonl);
+        java.util.List<String> poses = new java.util.ArrayList<>();
+        java.util.List<String> events = new java.util.ArrayList<>();
+        for (String l : lines) {
+            (l.contains("\"event\":") ? events : poses).add(l);
+        }
+        java.util.List<String> recorded = new java.util.ArrayList<>();
+        for (io.tandem.world.record.McapReader.Message m : r.topic("/tandem/poses")) {
+            recorded.add(new String(m.data(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(recorded).isEqualTo(poses);
+        java.util.List<String> recordedEvents = new java.util.ArrayList<>();
+        for (io.tandem.world.record.McapReader.Message m : r.topic("/tandem/events")) {
+            recordedEvents.add(new String(m.data(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(recordedEvents).isEqualTo(events).isNotEmpty();
+        // one frame message per iteration (0 to 600), at its simulated time
+        java.util.List<io.tandem.world.record.McapReader.Message> tf = r.topic("/tf");
+        assertThat(tf).hasSize(601);
+        assertThat(tf.get(600).logTimeNs()).isEqualTo(600 * 1_000_000L);
+        assertThat(r.channels().values()).anySatisfy(c -> assertThat(c.schemaName()).isEqualTo("foxglove.FrameTransforms"));
+        assertThat(new String(tf.get(1).data(), java.nio.charset.StandardCharsets.UTF_8))
+                .startsWith("{\"transforms\":[{\"timestamp\":{\"sec\":0,\"nsec\":1000000},\"parent_frame_id\":\"world\"");
+    }
+
     @Test
     void sim_jsonlRecord_sameRunSameBytes() throws IOException {
         Path a = tmp.resolve("a.jsonl");
@@ -106,7 +145,7 @@ class SimCommandTest {
         assertThat(run("sim", broken.toString(), "--record", record.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("broken.sdf:2: <pose> needs 6 numbers");
         assertThat(run("sim", DROP.toString(), "--record", tmp.resolve("x.txt").toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("must end in .csv or .jsonl");
+        assertThat(err.toString()).contains("must end in .csv, .jsonl or .mcap");
         assertThat(run("sim", DROP.toString(), "--iterations", "0")).isEqualTo(2);
         assertThat(run("sim", DROP.toString(), "--rtf", "-1")).isEqualTo(2);
         assertThat(record).doesNotExist();
