@@ -152,6 +152,38 @@ class PhysicsBenchCommandTest {
         assertThat(err.toString()).contains("--discard 0.02 s leaves none of the 6 steps");
     }
 
+    /** --plot: Table I's bars and the scaling line as PNG figures of their size, with something drawn; not .png is refused. */
+    @Test
+    void plot_solversAndScaling_pngFiguresWithTheirBarsAndLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path bars = dir.resolve("table1.png");
+        assertThat(run("bench", "solvers", "--spheres", "20", "--steps", "3", "--iterations", "5,10", "--solvers", "SUB_ADMM,PGS",
+                "--plot", bars.toString(), "--json")).isZero();
+        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(bars.toFile());
+        assertThat(img.getWidth()).isEqualTo(1280);
+        assertThat(img.getHeight()).isEqualTo(480);
+        assertThat(colours(img)).as("colours drawn").isGreaterThan(20);
+        java.nio.file.Path line = dir.resolve("scaling.png");
+        assertThat(run("bench", "scaling", "--scenario", "stir-rod", "--sizes", "20,40,80", "--steps", "3", "--iterations", "5",
+                "--plot", line.toString(), "--json")).isZero();
+        java.awt.image.BufferedImage fit = javax.imageio.ImageIO.read(line.toFile());
+        assertThat(fit.getWidth()).isEqualTo(800);
+        assertThat(colours(fit)).isGreaterThan(20);
+        assertThat(run("bench", "scaling", "--plot", dir.resolve("s.jpg").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--plot takes a .png file");
+        assertThat(dir.resolve("s.jpg")).doesNotExist();
+    }
+
+    private static int colours(java.awt.image.BufferedImage img) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int y = 0; y < img.getHeight(); y += 3) {
+            for (int x = 0; x < img.getWidth(); x += 3) {
+                seen.add(img.getRGB(x, y));
+            }
+        }
+        return seen.size();
+    }
+
     @Test
     void solvers_unknownScenario_exits2NamingIt() {
         assertThat(run("bench", "solvers", "--scenario", "beam")).isEqualTo(2);

@@ -48,11 +48,21 @@ public final class ScalingCommand implements Callable<Integer> {
     @Mixin
     SolverOptions options;
 
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "Also draw the points and the fitted line into this PNG file.")
+    java.nio.file.Path plot;
+
     @Override
     public Integer call() {
         if (!scenario.equals("stir") && !scenario.equals("stir-rod")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "only the stir and stir-rod scenarios scale: got '"
                     + scenario + "'");
+        }
+        if (plot != null) {
+            try {
+                io.tandem.bench.internal.Figures.requirePng(plot);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
         if (sizes == null) {
             sizes = scenario.equals("stir") ? List.of(100, 200, 400, 800) : List.of(1000, 2000, 4000, 6000, 8000, 10000);
@@ -119,6 +129,13 @@ public final class ScalingCommand implements Callable<Integer> {
         double b = sxx > 0 ? sxy / sxx : 0;
         double a = mt - b * mn;
         double r2 = sxx > 0 && syy > 0 ? sxy * sxy / (sxx * syy) : 1;
+        if (plot != null) {
+            try {
+                io.tandem.bench.internal.Figures.scaling(plot, "bench scaling, " + scenario, n, t, a, b, r2);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot write " + plot + ": " + e.getMessage(), e);
+            }
+        }
         if (options.json) {
             out.printf(Locale.ROOT, "{\"scenario\":\"" + scenario + "\",\"fit\":\"linear\",\"intercept_ms\":%.4f,\"us_per_sphere\":%.4f,\"r2\":%.5f}%n",
                     a, b * 1e3, r2);

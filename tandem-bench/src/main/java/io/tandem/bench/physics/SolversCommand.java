@@ -60,6 +60,10 @@ public final class SolversCommand implements Callable<Integer> {
             + " the first 0.5 s discarded, seeds 1, 2 and 3 (overrides --steps, --discard and --seeds).")
     boolean recipe;
 
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "Also draw Table I's bars (AT and AA per solver and"
+            + " budget) into this PNG file.")
+    Path plot;
+
     @Option(names = "--csv", description = "Also write the table as CSV to this file.")
     Path csv;
 
@@ -70,6 +74,13 @@ public final class SolversCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (!scenario.equals("stir") && !scenario.equals("stir-rod") && !scenario.equals("pile")) {
             throw new ParameterException(spec.commandLine(), "unknown scenario '" + scenario + "': use stir, stir-rod or pile");
+        }
+        if (plot != null) {
+            try {
+                io.tandem.bench.internal.Figures.requirePng(plot);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
         boolean panda = scenario.equals("stir");
         int spheres = this.spheres != null ? this.spheres : panda ? 400 : 1000;
@@ -180,6 +191,17 @@ public final class SolversCommand implements Callable<Integer> {
         }
         if (csv != null) {
             Files.writeString(csv, csvText, StandardCharsets.UTF_8);
+        }
+        if (plot != null) {
+            List<String> names = new java.util.ArrayList<>();
+            for (SolverKind k : solvers) {
+                names.add(k.name().toLowerCase(Locale.ROOT));
+            }
+            io.tandem.bench.internal.Figures.solvers(plot, scenario + (panda ? " (" + spheres + " spheres)" : ""), names, iterations,
+                    at, aa);
+            if (!json) {
+                out.println("figure: " + plot);
+            }
         }
         out.flush();
         return 0;
