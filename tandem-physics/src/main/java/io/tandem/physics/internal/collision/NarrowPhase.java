@@ -77,6 +77,8 @@ public final class NarrowPhase {
     private final double[] facePoint = new double[3];
     /** sphere-convex: closest point, normal, signed distance (ConvexHull.closestPoint) */
     private final double[] closest = new double[7];
+    /** centreInB's result: p1 in the frame of shape b (r2, p2) */
+    private final double[] local = new double[3];
 
     /** (3 x 3) row-major rotation of the first shape of the canonical pair */
     private final double[] r1 = new double[9];
@@ -290,19 +292,27 @@ public final class NarrowPhase {
         cand.add(p1[0] - nx * m, p1[1] - ny * m, p1[2] - nz * m, -sep, 0);
     }
 
+    /** Shape a's centre (p1) in shape b's frame (r2^T (p1 - p2)), into {@link #local}. */
+    private void centreInB() {
+        double dx = p1[0] - p2[0];
+        double dy = p1[1] - p2[1];
+        double dz = p1[2] - p2[2];
+        double[] m = r2;
+        local[0] = m[0] * dx + m[3] * dy + m[6] * dz;
+        local[1] = m[1] * dx + m[4] * dy + m[7] * dz;
+        local[2] = m[2] * dx + m[5] * dy + m[8] * dz;
+    }
+
     private void sphereBox(Shape a, Shape b, double margin) {
         double r = a.radius();
         double hx = b.halfExtentX();
         double hy = b.halfExtentY();
         double hz = b.halfExtentZ();
-        double dx = p1[0] - p2[0];
-        double dy = p1[1] - p2[1];
-        double dz = p1[2] - p2[2];
         double[] m = r2;
-        // sphere centre in the box frame
-        double lx = m[0] * dx + m[3] * dy + m[6] * dz;
-        double ly = m[1] * dx + m[4] * dy + m[7] * dz;
-        double lz = m[2] * dx + m[5] * dy + m[8] * dz;
+        centreInB();
+        double lx = local[0];
+        double ly = local[1];
+        double lz = local[2];
         double qx = GeomOps.clamp(lx, -hx, hx);
         double qy = GeomOps.clamp(ly, -hy, hy);
         double qz = GeomOps.clamp(lz, -hz, hz);
@@ -380,13 +390,11 @@ public final class NarrowPhase {
         double rs = a.radius();
         double r = b.radius();
         double h = b.halfLength();
-        double dx = p1[0] - p2[0];
-        double dy = p1[1] - p2[1];
-        double dz = p1[2] - p2[2];
         double[] m = r2;
-        double lx = m[0] * dx + m[3] * dy + m[6] * dz;
-        double ly = m[1] * dx + m[4] * dy + m[7] * dz;
-        double lz = m[2] * dx + m[5] * dy + m[8] * dz;
+        centreInB();
+        double lx = local[0];
+        double ly = local[1];
+        double lz = local[2];
         double rho = Math.sqrt(lx * lx + ly * ly);
         double qx;
         double qy;
@@ -463,14 +471,11 @@ public final class NarrowPhase {
     /** Sphere a (p1) and convex hull b (r2, p2): the hull's closest point to the centre (see the notes). */
     private void sphereConvex(Shape a, Shape b, double margin) {
         double r = a.radius();
-        double dx = p1[0] - p2[0];
-        double dy = p1[1] - p2[1];
-        double dz = p1[2] - p2[2];
         double[] m = r2;
-        // sphere centre in the hull frame
-        double lx = m[0] * dx + m[3] * dy + m[6] * dz;
-        double ly = m[1] * dx + m[4] * dy + m[7] * dz;
-        double lz = m[2] * dx + m[5] * dy + m[8] * dz;
+        centreInB();
+        double lx = local[0];
+        double ly = local[1];
+        double lz = local[2];
         int feature = b.hull.closestPoint(lx, ly, lz, closest);
         double sep = closest[6] - r;
         if (sep > margin) {
