@@ -11,4 +11,5 @@ module io.tandem.world {
     exports io.tandem.world.robot;
     exports io.tandem.world.mesh;
     exports io.tandem.world.record;
+    exports io.tandem.world.view;
 }

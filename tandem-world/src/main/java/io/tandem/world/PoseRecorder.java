@@ -24,7 +24,10 @@ import java.util.Map;
  * and links), {@code /tandem/joints} and {@code /tandem/events}, logged at the simulated time, and
  * each iteration's model and link frames on {@code /tf} in Foxglove's well-known
  * {@code foxglove.FrameTransforms} JSON schema, so that Foxglove Studio, Lichtblick and Rerun open
- * the run; an indexed file (McapWriter). A {@link WorldView.Listener} on the stepping thread;
+ * the run; and the viewer's own channels, so {@code tandem view FILE.mcap} replays it:
+ * {@code /tandem/scene} (once), {@code /tandem/state} (on every level change) and
+ * {@code /tandem/frames}, a {@link io.tandem.world.view.PoseFrame} every iteration. An indexed file
+ * (McapWriter). A {@link WorldView.Listener} on the stepping thread;
  * allocates its lines. A recorder made by {@link #open} closes its file in {@link #close()}; one
  * made on a writer leaves the writer to the caller.
  */
@@ -37,6 +40,14 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     public static final String JOINTS_TOPIC = "/tandem/joints";
     public static final String EVENTS_TOPIC = "/tandem/events";
     public static final String TF_TOPIC = "/tf";
+    /** the viewer's scene message, once ({@link io.tandem.world.view.SceneDescription}) */
+    public static final String SCENE_TOPIC = "/tandem/scene";
+    /** the viewer's state messages, on every change */
+    public static final String STATE_TOPIC = "/tandem/state";
+    /** the viewer's pose frames ({@link io.tandem.world.view.PoseFrame}), every iteration */
+    public static final String FRAMES_TOPIC = "/tandem/frames";
+    /** the message encoding of {@link #FRAMES_TOPIC} */
+    public static final String FRAME_ENCODING = "x-tandem-pose-frame";
 
     /** foxglove.FrameTransforms (npm @foxglove/schemas 2.1.0), the fields Tandem writes */
     private static final String FRAME_TRANSFORMS_SCHEMA = "{\"title\":\"foxglove.FrameTransforms\",\"type\":\"object\","
@@ -55,8 +66,10 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final Format format;
     /** the MCAP file, or null */
     private final McapWriter mcap;
-    private final int[] mcapChannel = new int[4];
-    private final long[] mcapSequence = new long[4];
+    private final int[] mcapChannel = new int[7];
+    private final long[] mcapSequence = new long[7];
+    /** the viewer's channels (MCAP): a frame every iteration, the scene and state */
+    private io.tandem.world.view.ViewFeed viewFeed;
     private final boolean ownsWriter;
     /** this iteration's /tf transforms (MCAP) */
     private final StringBuilder tf = new StringBuilder();
@@ -109,6 +122,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         r.mcapChannel[1] = w.channel(JOINTS_TOPIC, 0, "json", Map.of());
         r.mcapChannel[2] = w.channel(EVENTS_TOPIC, 0, "json", Map.of());
         r.mcapChannel[3] = w.channel(TF_TOPIC, tfSchema, "json", Map.of());
+        r.mcapChannel[4] = w.channel(SCENE_TOPIC, 0, "json", Map.of());
+        r.mcapChannel[5] = w.channel(STATE_TOPIC, 0, "json", Map.of());
+        r.mcapChannel[6] = w.channel(FRAMES_TOPIC, 0, FRAME_ENCODING, Map.of());
         return r;
     }
 
@@ -200,6 +216,28 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         if (mcap != null && tf.length() > 0) {
             emit(3, "{\"transforms\":[" + tf + "]}\n");
         }
+        if (mcap != null) {
+            if (viewFeed == null) {
+                viewFeed = new io.tandem.world.view.ViewFeed(new io.tandem.world.view.SceneDescription(runner.world()),
+                        runner.world(), new io.tandem.world.view.ViewFeed.Sink() {
+                            @Override
+                            public void scene(String json) {
+                                emit(4, json + "\n");
+                            }
+
+                            @Override
+                            public void state(String json) {
+                                emit(5, json + "\n");
+                            }
+
+                            @Override
+                            public void frame(java.nio.ByteBuffer frame) {
+                                message(6, frame.array(), frame.limit());
+                            }
+                        }, () -> 0L, 0, Map::of);
+            }
+            viewFeed.stepped(runner, iteration, changes);
+        }
     }
 
     /** A line to the file, or its JSON object to MCAP channel k (without the newline). */
@@ -209,8 +247,13 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             return;
         }
         byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        message(k, b, b.length - 1);
+    }
+
+    /** The first length bytes of b as a message on MCAP channel k, at this iteration's time. */
+    private void message(int k, byte[] b, int length) {
         try {
-            mcap.message(mcapChannel[k], mcapSequence[k]++, timeNs, timeNs, b, 0, b.length - 1);
+            mcap.message(mcapChannel[k], mcapSequence[k]++, timeNs, timeNs, b, 0, length);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
         }

@@ -54,6 +54,8 @@ import java.util.Map;
 public final class WorldRunner implements WorldView, AutoCloseable {
     /** values a model pose reader writes: x y z (m), then the unit quaternion qw qx qy qz */
     public static final int POSE_VALUES = PoseMath.VALUES;
+    /** the models recoloured while running, for viewers */
+    private final Map<String, double[]> visualColors = new java.util.LinkedHashMap<>();
 
     private final World world;
     private final SolverSettings solver;
@@ -1107,6 +1109,12 @@ public final class WorldRunner implements WorldView, AutoCloseable {
      */
     public void setVisualColor(String model, double r, double g, double b) {
         scene().setModelColor(world.name(), model, r, g, b);
+        visualColors.put(model, new double[] {r, g, b});
+    }
+
+    @Override
+    public Map<String, double[]> visualColors() {
+        return java.util.Collections.unmodifiableMap(visualColors);
     }
 
     /**

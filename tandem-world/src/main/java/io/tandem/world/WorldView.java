@@ -52,4 +52,12 @@ public interface WorldView {
      *         static model, or while the model is not loaded
      */
     double jointPosition(String model, int joint);
+
+    /**
+     * @return the models recoloured while running ({@link WorldRunner#setVisualColor}), each to
+     *         its r, g, b in [0, 1], in the order they were first recoloured; empty by default
+     */
+    default java.util.Map<String, double[]> visualColors() {
+        return java.util.Map.of();
+    }
 }

@@ -1,0 +1,134 @@
+package io.tandem.world.view;
+
+import io.tandem.world.LevelManager;
+import io.tandem.world.World;
+import io.tandem.world.WorldView;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Feeds a viewer from a running world, as Gazebo's SceneBroadcaster does: the scene once, the
+ * state (loaded models and levels, static poses, owners) whenever it changes, and a
+ * {@link PoseFrame} of the moving entities at most once per {@code minPeriodNs} of the injected
+ * clock (60 Hz in Gazebo). The sink keeps only the latest of each (latest-wins), so a slow or
+ * closed page never slows the run: the stepping thread pays one frame's packing per period.
+ *
+ * <p>A {@link WorldView.Listener}: call it on the stepping thread; {@link #flush} on the same
+ * thread when the run pauses or ends, so the page shows the exact iteration. Allocates the frame
+ * and state messages it sends, nothing on the steps between.
+ */
+public final class ViewFeed implements WorldView.Listener {
+    /** Where the messages go; its methods are called on the stepping thread and must not block. */
+    public interface Sink {
+        /** @param json the scene message ({@link SceneDescription#sceneJson()}) */
+        void scene(String json);
+
+        /** @param json a state message ({@link SceneDescription#stateJson}) */
+        void state(String json);
+
+        /** @param frame a {@link PoseFrame}, the sink's to keep */
+        void frame(ByteBuffer frame);
+    }
+
+    private final SceneDescription scene;
+    private final World world;
+    private final Sink sink;
+    private final LongSupplier nanoClock;
+    private final long minPeriodNs;
+    private final Supplier<Map<String, String>> owners;
+    private final Set<String> loadedLevels = new HashSet<>();
+    private Map<String, String> lastOwners;
+    private String lastColors = "";
+    private boolean started;
+    private boolean stateDirty = true;
+    private long lastFrameNs;
+
+    /**
+     * @param scene       what the viewer draws
+     * @param world       the world (for the levels' order)
+     * @param sink        where the messages go
+     * @param nanoClock   a monotonic clock, ns (rate limiting only; never the simulation's time)
+     * @param minPeriodNs the least time between two frames (16,666,667 for 60 Hz; 0: every step)
+     * @param owners      which secondary owns each model now (called once per frame; an empty map standalone)
+     */
+    public ViewFeed(SceneDescription scene, World world, Sink sink, LongSupplier nanoClock, long minPeriodNs,
+                    Supplier<Map<String, String>> owners) {
+        if (minPeriodNs < 0) {
+            throw new IllegalArgumentException("minPeriodNs must be >= 0, got " + minPeriodNs);
+        }
+        this.scene = scene;
+        this.world = world;
+        this.sink = sink;
+        this.nanoClock = nanoClock;
+        this.minPeriodNs = minPeriodNs;
+        this.owners = owners;
+    }
+
+    @Override
+    public void stepped(WorldView view, long iteration, LevelManager.Changes changes) {
+        if (!changes.isEmpty()) {
+            loadedLevels.addAll(changes.loadedLevels());
+            changes.unloadedLevels().forEach(loadedLevels::remove);
+            stateDirty = true;
+        }
+        long now = nanoClock.getAsLong();
+        if (!started || stateDirty || now - lastFrameNs >= minPeriodNs) {
+            publish(view, now);
+        }
+    }
+
+    /**
+     * Starts over with a new run of the same world (a reset): the next step sends the scene and
+     * state again, and the levels it reports loaded.
+     */
+    public void reset() {
+        loadedLevels.clear();
+        started = false;
+        stateDirty = true;
+    }
+
+    /** Sends the state (when changed) and a frame of the run as it stands now. */
+    public void flush(WorldView view) {
+        publish(view, nanoClock.getAsLong());
+    }
+
+    /** @return the recoloured models as a comparable text; "" (no allocation) when there are none */
+    private static String colors(WorldView view) {
+        Map<String, double[]> c = view.visualColors();
+        if (c.isEmpty()) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder();
+        c.forEach((m, rgb) -> s.append(m).append(java.util.Arrays.toString(rgb)).append(';'));
+        return s.toString();
+    }
+
+    private void publish(WorldView view, long now) {
+        if (!started) {
+            sink.scene(scene.sceneJson());
+            started = true;
+        }
+        Map<String, String> o = owners.get();
+        String colors = colors(view);
+        if (stateDirty || !o.equals(lastOwners) || !colors.equals(lastColors)) {
+            List<String> levels = new ArrayList<>();
+            for (World.Level l : world.levels()) {
+                if (loadedLevels.contains(l.name())) {
+                    levels.add(l.name());
+                }
+            }
+            sink.state(scene.stateJson(view, levels, o));
+            lastOwners = Map.copyOf(o);
+            lastColors = colors;
+            stateDirty = false;
+        }
+        sink.frame(scene.frame(view));
+        lastFrameNs = now;
+    }
+}

@@ -1,0 +1,178 @@
+package io.tandem.world.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.world.GazeboWorlds;
+import io.tandem.world.Pose;
+import io.tandem.world.PoseRecorder;
+import io.tandem.world.World;
+import io.tandem.world.WorldRunner;
+import io.tandem.world.record.McapReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ViewFeedTest {
+    /** collects what a feed sends */
+    private static final class Collected implements ViewFeed.Sink {
+        final List<String> scenes = new ArrayList<>();
+        final List<String> states = new ArrayList<>();
+        final List<ByteBuffer> frames = new ArrayList<>();
+
+        @Override
+        public void scene(String json) {
+            scenes.add(json);
+        }
+
+        @Override
+        public void state(String json) {
+            states.add(json);
+        }
+
+        @Override
+        public void frame(ByteBuffer frame) {
+            frames.add(frame);
+        }
+    }
+
+    @Test
+    void poseFrame_writtenThenRead_littleEndianTpf1WithEveryRecord() {
+        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(2)).order(ByteOrder.BIG_ENDIAN);
+        PoseFrame.writeHeader(b, 42, 1_234_567_890_123L, 2);
+        PoseFrame.writeRecord(b, 7, 1.5, -2, 3, 1, 0, 0, 0);
+        PoseFrame.writeRecord(b, 9, 0, 0, 0.25, 0, 0, 0, 1);
+        b.flip();
+        assertThat(b.limit()).isEqualTo(24 + 64);
+        assertThat(b.order(ByteOrder.LITTLE_ENDIAN).getInt(0)).isEqualTo(0x31465054);
+        assertThat(new String(b.array(), 0, 4, StandardCharsets.US_ASCII)).isEqualTo("TPF1");
+        assertThat(PoseFrame.count(b)).isEqualTo(2);
+        assertThat(PoseFrame.iteration(b)).isEqualTo(42);
+        assertThat(PoseFrame.simTimeNs(b)).isEqualTo(1_234_567_890_123L);
+        assertThat(PoseFrame.id(b, 1)).isEqualTo(9);
+        // x, y, z, qx, qy, qz, qw
+        assertThat(new float[] {PoseFrame.value(b, 0, 0), PoseFrame.value(b, 0, 1), PoseFrame.value(b, 0, 6)})
+                .containsExactly(1.5f, -2f, 1f);
+        assertThat(PoseFrame.value(b, 1, 5)).isEqualTo(1f);
+        assertThat(PoseFrame.value(b, 1, 6)).isEqualTo(0f);
+    }
+
+    @Test
+    void poseFrame_wrongMagicOrLength_refusedNamingWhat() {
+        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(1));
+        assertThatThrownBy(() -> PoseFrame.count(b)).hasMessageContaining("not a TPF1 pose frame (56 bytes, magic 0x00000000)");
+        PoseFrame.writeHeader(b, 1, 1, 3);
+        b.position(0);
+        assertThatThrownBy(() -> PoseFrame.count(b)).hasMessage("TPF1 pose frame of 56 bytes says it holds 3 records (120 bytes)");
+    }
+
+    @Test
+    void frame_dropWorld_movingLoadedEntitiesAtTheirLinkPoses() {
+        World w = GazeboWorlds.example("drop.sdf");
+        SceneDescription scene = new SceneDescription(w);
+        assertThat(scene.entityCount()).isEqualTo(w.models().stream().mapToInt(m -> m.links().size()).sum());
+        try (WorldRunner r = new WorldRunner(w, true)) {
+            for (int i = 0; i < 25; i++) {
+                r.step();
+            }
+            ByteBuffer f = scene.frame(r);
+            int n = PoseFrame.count(f);
+            assertThat(PoseFrame.iteration(f)).isEqualTo(25);
+            assertThat(PoseFrame.simTimeNs(f)).isEqualTo(r.simTimeNs());
+            int moving = 0;
+            for (int id = 0; id < scene.entityCount(); id++) {
+                if (!scene.isStatic(id) && r.loadedModels().contains(scene.model(id))) {
+                    moving++;
+                }
+            }
+            assertThat(n).isEqualTo(moving).isPositive();
+            for (int i = 0; i < n; i++) {
+                int id = PoseFrame.id(f, i);
+                assertThat(scene.isStatic(id)).isFalse();
+                Pose p = r.linkPose(scene.model(id), scene.link(id));
+                assertThat(PoseFrame.value(f, i, 2)).isEqualTo((float) p.z());
+                assertThat(PoseFrame.value(f, i, 6)).isEqualTo((float) p.qw());
+            }
+            String state = scene.stateJson(r, List.of("sky"), Map.of("ball", "secondary-a"));
+            assertThat(state).startsWith("{\"type\":\"state\",\"iteration\":25,")
+                    .contains("\"levels\":[\"sky\"]", "\"owners\":{\"ball\":\"secondary-a\"}");
+            for (String m : r.loadedModels()) {
+                assertThat(state).contains("\"" + m + "\"");
+            }
+        }
+        assertThat(scene.sceneJson()).startsWith("{\"type\":\"scene\",\"version\":1,\"world\":\"drop\"")
+                .contains("\"model\":\"ball\"", "\"type\":\"sphere\",\"radius\":0.1", "\"performers\":[{\"name\":\"perf_ball\"");
+    }
+
+    @Test
+    void feed_manualClock_framesAtMostOncePerPeriodAndStateOnLevelChanges() {
+        World w = GazeboWorlds.example("drop.sdf");
+        Collected sink = new Collected();
+        long[] clock = {0};
+        ViewFeed feed = new ViewFeed(new SceneDescription(w), w, sink, () -> clock[0], 16_000_000L, Map::of);
+        try (WorldRunner r = new WorldRunner(w, true)) {
+            r.addListener(feed);
+            for (int i = 0; i < 100; i++) {
+                clock[0] += 5_000_000L; // 5 ms of wall time per step
+                r.step();
+            }
+            assertThat(sink.scenes).hasSize(1);
+            // the initial state (iteration 0, at the first step's 5 ms), then every 4th step (20 ms >= 16
+            // ms); level changes publish at once
+            List<Long> its = new ArrayList<>();
+            for (ByteBuffer f : sink.frames) {
+                its.add(PoseFrame.iteration(f));
+            }
+            assertThat(its).startsWith(0L, 5L, 9L);
+            assertThat(its.size()).isBetween(25, 25 + sink.states.size());
+            assertThat(sink.states.get(0)).contains("\"iteration\":0,");
+            feed.flush(r);
+            assertThat(PoseFrame.iteration(sink.frames.get(sink.frames.size() - 1))).isEqualTo(100);
+        }
+    }
+
+    @Test
+    void mcapRecord_framesEveryIterationEqualThePoseRowsToSinglePrecision(@TempDir Path dir) throws IOException {
+        World w = GazeboWorlds.example("drop.sdf");
+        Path file = dir.resolve("run.mcap");
+        try (WorldRunner r = new WorldRunner(w, true); PoseRecorder rec = PoseRecorder.open(file, PoseRecorder.Format.MCAP)) {
+            r.addListener(rec);
+            for (int i = 0; i < 40; i++) {
+                r.step();
+            }
+        }
+        McapReader.Recording rec = McapReader.read(file);
+        assertThat(rec.topic(PoseRecorder.SCENE_TOPIC)).hasSize(1);
+        assertThat(rec.topic(PoseRecorder.STATE_TOPIC)).isNotEmpty();
+        List<McapReader.Message> frames = rec.topic(PoseRecorder.FRAMES_TOPIC);
+        // the initial state (iteration 0) and every iteration
+        assertThat(frames).hasSize(41);
+        assertThat(PoseFrame.iteration(ByteBuffer.wrap(frames.get(0).data()))).isZero();
+        SceneDescription scene = new SceneDescription(w);
+        ByteBuffer last = ByteBuffer.wrap(frames.get(40).data());
+        assertThat(PoseFrame.iteration(last)).isEqualTo(40);
+        assertThat(frames.get(40).logTimeNs()).isEqualTo(PoseFrame.simTimeNs(last));
+        // the ball's row of iteration 40 on /tandem/poses
+        String row = rec.topic(PoseRecorder.POSES_TOPIC).stream().map(m -> new String(m.data(), StandardCharsets.UTF_8))
+                .filter(s -> s.startsWith("{\"iteration\":40,") && s.contains("\"model\":\"ball\"")).findFirst().orElseThrow();
+        double z = Double.parseDouble(row.replaceAll(".*\"z\":([^,]+),.*", "$1"));
+        int ball = -1;
+        for (int i = 0; i < PoseFrame.count(last); i++) {
+            if (scene.model(PoseFrame.id(last, i)).equals("ball")) {
+                ball = i;
+            }
+        }
+        assertThat(ball).isNotNegative();
+        assertThat(PoseFrame.value(last, ball, 2)).isEqualTo((float) z);
+        McapReader.Channel ch = rec.channels().values().stream().filter(c -> c.topic().equals(PoseRecorder.FRAMES_TOPIC))
+                .findFirst().orElseThrow();
+        assertThat(ch.messageEncoding()).isEqualTo("x-tandem-pose-frame");
+    }
+}
