@@ -3,6 +3,7 @@ package io.tandem.bench;
 import io.tandem.bench.internal.ChildProcesses;
 import io.tandem.bench.internal.Statistics;
 import io.tandem.cli.TandemCli;
+import io.tandem.cli.plot.Figures;
 import io.tandem.cli.spi.JsonLinesOption;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +46,10 @@ import picocli.CommandLine.Spec;
  * standalone run simulates.
  */
 
-/** {@code tandem bench world}: standalone against distributed real-time factor. */
+/**
+ * {@code tandem bench world}: standalone against distributed real-time factor; with {@code --plot
+ * FILE.png} also their bars run by run and the lockstep overhead per iteration.
+ */
 @Command(name = "world", mixinStandardHelpOptions = true,
         description = {"Real-time factor of a world standalone and distributed (a primary with local secondaries),"
                 + " their ratio, and the lockstep overhead per iteration.",
@@ -90,6 +94,11 @@ final class WorldCommand implements Callable<Integer> {
             + " secondaries then report every dynamic model each iteration, not just their performers'.")
     boolean record;
 
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "When every run succeeded, also draw into this PNG"
+            + " file the real-time factor (second half of each run) standalone and distributed, run by run and their"
+            + " medians, beside the distributed runs' lockstep overhead per iteration (us).")
+    Path plot;
+
     /** One run's figures. */
     record Run(double rtf, double wholeRunRtf, double overheadUs, long handovers) {
     }
@@ -98,6 +107,13 @@ final class WorldCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (runs < 1 || secondaries < 1 || bodies < 2) {
             throw new ParameterException(spec.commandLine(), "--runs and --secondaries must be >= 1, --bodies >= 2");
+        }
+        if (plot != null) {
+            try {
+                Figures.requirePng(plot);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         Path dir = Files.createTempDirectory("tandem-bench-world");
@@ -153,6 +169,16 @@ final class WorldCommand implements Callable<Integer> {
             double dWhole = Statistics.median(dist.stream().mapToDouble(Run::wholeRunRtf).toArray());
             double overhead = Statistics.median(dist.stream().mapToDouble(Run::overheadUs).toArray());
             long handovers = dist.get(0).handovers();
+            if (plot != null) {
+                try {
+                    Figures.world(plot, String.format(Locale.ROOT, "bench world %s, %,d iterations", name, its),
+                            "distributed (" + secondaries + (secondaries == 1 ? " secondary)" : " secondaries)"),
+                            alone.stream().mapToDouble(Run::rtf).toArray(), dist.stream().mapToDouble(Run::rtf).toArray(),
+                            dist.stream().mapToDouble(Run::overheadUs).toArray());
+                } catch (IOException e) {
+                    throw new IOException("cannot write the figure " + plot + ": " + e.getMessage(), e);
+                }
+            }
             if (output.json()) {
                 out.printf(Locale.ROOT, "{\"bench\":\"world\",\"world\":\"%s\",\"mode\":\"standalone\",\"iterations\":%d,\"runs\":%d,"
                         + "\"rtf\":%.4f,\"rtf_whole_run\":%.4f}%n", name, its, runs, a, aWhole);
@@ -167,6 +193,9 @@ final class WorldCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "  distributed (%d second.)  real-time factor %8.4g (whole run %.4g; %.0f %% of standalone;"
                         + " %d handovers; lockstep overhead %.1f us per iteration)%n", secondaries, d, dWhole, 100 * d / a,
                         handovers, overhead);
+                if (plot != null) {
+                    out.println("figure: " + plot);
+                }
             }
             return 0;
         } finally {

@@ -7,11 +7,13 @@ import io.tandem.world.sdf.SdfLoader;
 import java.io.ByteArrayInputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(180)
 class WorldBenchCommandTest {
@@ -61,5 +63,28 @@ class WorldBenchCommandTest {
     void execute_unknownWorld_exits2NamingIt() {
         assertThat(BenchCli.run(out, err, "bench", "world", "--world", "no-such.sdf")).isEqualTo(2);
         assertThat(err.toString()).contains("'no-such.sdf'");
+    }
+
+    /** --plot: the real-time factors and the lockstep overhead of the runs, a PNG of its size with something drawn. */
+    @Test
+    void plot_world_writesAPngOfTheMeasuredRuns(@TempDir Path dir) throws Exception {
+        Path png = dir.resolve("world.png");
+        int code = BenchCli.run(out, err, "bench", "world", "--world", "heavy", "--bodies", "8", "--iterations", "40",
+                "--runs", "1", "--plot", png.toString());
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        assertThat(out.toString()).contains("figure: " + png);
+        PngCheck.assertFigure(png, 1400, 560);
+    }
+
+    @Test
+    void plot_worldNotPng_exits2InOneLineBeforeRunning(@TempDir Path dir) {
+        Path pdf = dir.resolve("world.pdf");
+        assertThat(BenchCli.run(out, err, "bench", "world", "--world", "heavy", "--plot", pdf.toString())).isEqualTo(2);
+        assertThat(err.toString().lines().findFirst()).hasValueSatisfying(l -> assertThat(l)
+                .contains("tandem: --plot takes a .png file, got '" + pdf + "'"));
+        assertThat(err.toString()).doesNotContain("Exception");
+        assertThat(out.toString()).isEmpty();
+        assertThat(pdf).doesNotExist();
     }
 }

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
         versionProvider = TandemVersion.class,
         description = "Distributed, time-synchronized simulation of robots, bodies and brains.",
         subcommands = {DemoCommand.class, SimCommand.class, RegistryCommand.class, MonitorCommand.class, ControllerCommand.class,
-            WorldControlCommand.class, CleCommand.class, EngineServerCommand.class},
+            WorldControlCommand.class, CleCommand.class, EngineServerCommand.class, io.tandem.cli.view.ViewCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class TandemCli implements Callable<Integer> {
 

@@ -1,8 +1,10 @@
 package io.tandem.bench.cosim;
 
+import io.tandem.cli.plot.Figures;
 import io.tandem.net.NetConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +21,9 @@ import picocli.CommandLine.Spec;
  * {@code tandem bench timesync}: lockstep throughput of N coordinated, time-synchronized
  * participants, in this process ({@code --transport inproc}) or one per process over the
  * {@code tandem://} transport ({@code --transport aeron}). Prints a table, or with {@code --json}
- * one JSON object per run. Exit code 0, or 1 if a run times out, fails or miscounts its steps.
+ * one JSON object per run; with {@code --plot FILE.png} also draws steps/s against the participant
+ * count beside SIL Kit's figures. Exit code 0, or 1 if a run times out, fails or miscounts its
+ * steps (then no figure is drawn).
  */
 @Command(
         name = "timesync",
@@ -90,6 +94,12 @@ public final class TimeSyncCommand implements Callable<Integer> {
                 + " {\"transport\":\"inproc\",\"participants\":N,\"steps\":S,\"steps_per_s\":X,\"run\":R,...}.")
     boolean json;
 
+    @Option(names = "--plot", paramLabel = "FILE.png",
+            description = "When every run succeeded, also draw steps/s against the participant count into this PNG file"
+                + " (a log axis where they span a decade): the median and each run at every count, beside SIL Kit"
+                + " 5.0.8's lowest and highest published figures at 2, 4 and 8 participants.")
+    Path plot;
+
     @Override
     public Integer call() throws InterruptedException {
         TimeSyncConfig config;
@@ -116,6 +126,9 @@ public final class TimeSyncCommand implements Callable<Integer> {
             if (hosts.external()) {
                 registries = hosts.registryUris.size();
             }
+            if (plot != null) {
+                Figures.requirePng(plot);
+            }
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -128,6 +141,7 @@ public final class TimeSyncCommand implements Callable<Integer> {
             out.flush();
         }
         TimeSyncSummary summary = new TimeSyncSummary();
+        List<double[]> measured = new ArrayList<>();
         NetConfig netConfig = null;
         if (aeron) {
             // the children get it as a system property; this process's controller participant too
@@ -160,6 +174,7 @@ public final class TimeSyncCommand implements Callable<Integer> {
                     out.flush();
                 }
                 summary.add(results);
+                measured.add(results.stream().mapToDouble(TimeSyncResult::stepsPerSecond).toArray());
                 if (scenario != null) {
                     scenario.close();
                     scenario = null;
@@ -175,6 +190,17 @@ public final class TimeSyncCommand implements Callable<Integer> {
                 scenario.close();
             }
         }
+        if (plot != null) {
+            try {
+                plot(plot, config, measured, aeron ? "tandem://, " + registries + " registr" + (registries == 1 ? "y" : "ies")
+                        + ", a JVM per participant" : "in-process");
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("tandem bench timesync: cannot write the figure " + plot + ": "
+                        + e.getMessage());
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+        }
         if (!json) {
             out.println();
             for (String line : summary.lines()) {
@@ -188,9 +214,33 @@ public final class TimeSyncCommand implements Callable<Integer> {
                 out.println("CPU: process CPU s per wall s of each participant JVM (mean / max) while running and while"
                         + " idle (connected, lifecycle not started), and of this process (registries, controller).");
             }
+            if (plot != null) {
+                out.println("figure: " + plot);
+            }
             out.flush();
         }
         return 0;
+    }
+
+    /** Draws the measured steps/s ([count][run], in config's order) beside SIL Kit's figures at the same counts. */
+    private static void plot(Path file, TimeSyncConfig config, List<double[]> measured, String transport) throws IOException {
+        int[] n = config.participants().stream().mapToInt(Integer::intValue).toArray();
+        List<SilKitReference> refs = new ArrayList<>();
+        for (int p : new java.util.TreeSet<>(config.participants())) {
+            SilKitReference.forParticipants(p).ifPresent(refs::add);
+        }
+        int[] refN = new int[refs.size()];
+        double[] low = new double[refs.size()];
+        double[] high = new double[refs.size()];
+        for (int i = 0; i < refN.length; i++) {
+            refN[i] = refs.get(i).participants();
+            low[i] = refs.get(i).lowStepsPerS();
+            high[i] = refs.get(i).highStepsPerS();
+        }
+        String title = String.format(Locale.ROOT, "bench timesync: %,d steps of 1 ms, %d run(s) per count", config.steps(),
+                config.runs()) + (refs.isEmpty() ? "; no SIL Kit figures at these counts" : "");
+        Figures.timesync(file, title, "Tandem " + transport, n, measured.toArray(new double[0][]),
+                "SIL Kit 5.0.8 in-process (published)", refN, low, high);
     }
 
     static NetConfig.Idle parseIdle(String name) {

@@ -59,7 +59,7 @@ public final class ScalingCommand implements Callable<Integer> {
         }
         if (plot != null) {
             try {
-                io.tandem.bench.internal.Figures.requirePng(plot);
+                io.tandem.cli.plot.Figures.requirePng(plot);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -131,7 +131,7 @@ public final class ScalingCommand implements Callable<Integer> {
         double r2 = sxx > 0 && syy > 0 ? sxy * sxy / (sxx * syy) : 1;
         if (plot != null) {
             try {
-                io.tandem.bench.internal.Figures.scaling(plot, "bench scaling, " + scenario, n, t, a, b, r2);
+                io.tandem.cli.plot.Figures.scaling(plot, "bench scaling, " + scenario, n, t, a, b, r2);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException("cannot write " + plot + ": " + e.getMessage(), e);
             }

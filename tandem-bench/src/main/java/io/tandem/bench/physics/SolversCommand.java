@@ -77,7 +77,7 @@ public final class SolversCommand implements Callable<Integer> {
         }
         if (plot != null) {
             try {
-                io.tandem.bench.internal.Figures.requirePng(plot);
+                io.tandem.cli.plot.Figures.requirePng(plot);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -197,7 +197,7 @@ public final class SolversCommand implements Callable<Integer> {
             for (SolverKind k : solvers) {
                 names.add(k.name().toLowerCase(Locale.ROOT));
             }
-            io.tandem.bench.internal.Figures.solvers(plot, scenario + (panda ? " (" + spheres + " spheres)" : ""), names, iterations,
+            io.tandem.cli.plot.Figures.solvers(plot, scenario + (panda ? " (" + spheres + " spheres)" : ""), names, iterations,
                     at, aa);
             if (!json) {
                 out.println("figure: " + plot);

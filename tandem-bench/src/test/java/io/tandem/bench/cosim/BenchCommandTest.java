@@ -3,10 +3,13 @@ package io.tandem.bench.cosim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.bench.BenchCli;
+import io.tandem.bench.PngCheck;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(60)
 class BenchCommandTest {
@@ -86,5 +89,28 @@ class BenchCommandTest {
         assertThat(r.participants()).isEqualTo(3);
         assertThat(r.steps()).isEqualTo(25);
         assertThat(r.runNs()).isPositive();
+    }
+
+    /** --plot: steps/s against N beside SIL Kit's figures, a PNG of its size with something drawn; the JSON lines unchanged. */
+    @Test
+    void plot_timesync_writesAPngOfTheMeasuredPoints(@TempDir Path dir) throws Exception {
+        Path png = dir.resolve("timesync.png");
+        int code = run("bench", "timesync", "--participants", "2,4", "--steps", "200", "--runs", "2", "--warmup-runs", "0",
+                "--json", "--plot", png.toString());
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        assertThat(out.toString().lines()).as("only the runs' JSON objects").hasSize(4).allMatch(l -> l.startsWith("{"));
+        PngCheck.assertFigure(png, 900, 600);
+    }
+
+    @Test
+    void plot_timesyncNotPng_exits2InOneLineBeforeRunning(@TempDir Path dir) {
+        Path svg = dir.resolve("timesync.svg");
+        assertThat(run("bench", "timesync", "--participants", "2", "--steps", "50", "--plot", svg.toString())).isEqualTo(2);
+        assertThat(err.toString().lines().findFirst()).hasValueSatisfying(l -> assertThat(l)
+                .contains("tandem: --plot takes a .png file, got '" + svg + "'"));
+        assertThat(err.toString()).doesNotContain("Exception");
+        assertThat(out.toString()).isEmpty();
+        assertThat(svg).doesNotExist();
     }
 }

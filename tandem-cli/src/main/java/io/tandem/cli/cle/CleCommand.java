@@ -7,7 +7,11 @@ import io.tandem.cle.experiment.ExperimentFile;
 import io.tandem.cle.experiment.ExperimentFileException;
 import io.tandem.cle.experiment.ExperimentOverrides;
 import io.tandem.cle.experiment.ExperimentRunner;
+import io.tandem.cle.record.SpikeTrains;
+import io.tandem.cle.record.Trajectory;
 import io.tandem.cli.internal.StopSignal;
+import io.tandem.cli.plot.Figures;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -28,7 +32,9 @@ import picocli.CommandLine.Spec;
  * the robot's trajectory and the spike trains into the output folder. With {@code --json} the
  * standard output is one JSON object. Ctrl-C stops after the current loop step and still writes
  * what was simulated, under names marked {@code .partial} (the outputs of an earlier complete run
- * stay), then exits with 130. Runs on the calling thread.
+ * stay), then exits with 130. With {@code --plot FILE.png} a run that ends also draws its spike
+ * raster beside the robot's path into that file (a stopped run draws nothing). Runs on the calling
+ * thread.
  */
 @Command(name = "cle", mixinStandardHelpOptions = true,
         description = {"Runs a closed-loop experiment: a brain and a world stepped together, transfer functions between"
@@ -68,6 +74,35 @@ public final class CleCommand implements Callable<Integer> {
             + " are the same.")
     List<String> separate = new ArrayList<>();
 
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "When the run ends, also draw it into this PNG"
+            + " file: the spike raster (each recorded neuron's spikes against simulated time, s) beside the robot's path"
+            + " in the plane (x and y in m, its start and end, and the target).")
+    Path plot;
+
+    @Option(names = "--view", arity = "0..1", fallbackValue = "8080", paramLabel = "PORT", description = "Serve the viewer"
+            + " at http://127.0.0.1:PORT/ (default port 8080; 0: any free port; the URL is printed): the world in 3D, a"
+            + " spike raster of the last 2 s, rolling plots (--view-plot), play / pause / step N loop steps.")
+    Integer viewPort;
+
+    @Option(names = "--view-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = "With --view: the"
+            + " address to listen on (default: ${DEFAULT-VALUE}).")
+    String viewBind;
+
+    @Option(names = "--view-plot", paramLabel = "SIGNAL", description = "With --view: a rolling 10 s plot of MODEL::JOINT"
+            + " (position), MODEL::JOINT/velocity or MODEL/x, /y, /z (repeatable). Default: the robot's x and y.")
+    List<String> viewPlots = new ArrayList<>();
+
+    @Option(names = "--follow", paramLabel = "MODEL", description = "With --view: the camera follows this model (default:"
+            + " the experiment's robot).")
+    String follow;
+
+    @Option(names = "--paused", description = "With --view: start paused (run it from the page).")
+    boolean startPaused;
+
+    @Option(names = "--view-linger-s", paramLabel = "S", defaultValue = "-1", description = "With --view: how long the"
+            + " page is served after the run ends (default: until Ctrl-C).")
+    double viewLingerS;
+
     /** Used by picocli. */
     public CleCommand() {
     }
@@ -83,6 +118,26 @@ public final class CleCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--mode: " + e.getMessage());
             }
+        }
+        if (plot != null) {
+            try {
+                Figures.requirePng(plot);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        if (viewPort == null) {
+            for (String o : new String[] {"--view-bind", "--view-plot", "--follow", "--paused", "--view-linger-s"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    throw new ParameterException(spec.commandLine(), o + " needs --view");
+                }
+            }
+        } else if (viewPort < 0 || viewPort > 65535) {
+            throw new ParameterException(spec.commandLine(), "--view takes a port in 0..65535 (0: any free one), got "
+                    + viewPort);
+        } else if (separate.contains(ExperimentRunner.WORLD)) {
+            throw new ParameterException(spec.commandLine(), "--view shows the world of this process: it cannot be used with"
+                    + " --separate world");
         }
         ExperimentOverrides overrides;
         try {
@@ -123,7 +178,19 @@ public final class CleCommand implements Callable<Integer> {
         String robot = f.robot().map(ExperimentFile.Robot::model).orElse(null);
         String target = f.robot().flatMap(ExperimentFile.Robot::target).orElse(null);
         long total = f.loopSteps();
+        io.tandem.cli.view.LiveViewer viewer = null;
         try (ExperimentRunner r = runner; StopSignal stop = StopSignal.onShutdown()) {
+            CleViewer cleViewer = null;
+            if (viewPort != null) {
+                try {
+                    cleViewer = startViewer(r, f, total, robot, stdout);
+                } catch (io.tandem.cli.view.ViewerException | IllegalArgumentException e) {
+                    err.println("tandem cle: " + e.getMessage());
+                    return 2;
+                }
+                viewer = cleViewer.viewer();
+            }
+            CleViewer cv = cleViewer;
             if (!json) {
                 stdout.println("experiment " + f.name() + ": " + total + " loop steps of "
                         + fmt(f.engines().loopStepNs() / 1e6) + " ms, " + f.engines().mode().name().toLowerCase(Locale.ROOT)
@@ -134,7 +201,14 @@ public final class CleCommand implements Callable<Integer> {
             long[] nextLine = {started + PROGRESS_NS};
             ExperimentRunner.Result result;
             try {
+                if (cv != null) {
+                    r.loop().initialize();
+                    cv.started(stop::isRequested);
+                }
                 result = r.run((k, t) -> {
+                    if (cv != null) {
+                        cv.afterStep(k, t, stop::isRequested);
+                    }
                     long now = System.nanoTime();
                     if (now >= nextLine[0]) {
                         nextLine[0] = now + PROGRESS_NS;
@@ -150,10 +224,19 @@ public final class CleCommand implements Callable<Integer> {
             List<Path> written;
             try {
                 // a stopped run's outputs are marked .partial: an earlier complete run's stay
-                written = r.writeOutputs(dir, stop.isRequested());
+                written = new ArrayList<>(r.writeOutputs(dir, stop.isRequested()));
             } catch (UncheckedIOException e) {
                 err.println("tandem cle: " + e.getMessage());
                 return 1;
+            }
+            if (plot != null && !stop.isRequested()) {
+                try {
+                    draw(r, f.name(), target, plot);
+                } catch (IOException e) {
+                    err.println("tandem cle: cannot write the figure " + plot + ": " + e.getMessage());
+                    return 1;
+                }
+                written.add(plot);
             }
             if (json) {
                 stdout.println(result.toJson());
@@ -164,8 +247,90 @@ public final class CleCommand implements Callable<Integer> {
                 }
             }
             stdout.flush();
+            if (cv != null) {
+                cv.ended(stop.isRequested() ? "stopped after " + result.steps() + " loop steps" : "finished after "
+                        + result.steps() + " loop steps");
+                viewer.linger(viewLingerS, stop::isRequested, stdout);
+            }
             return stop.isRequested() ? 130 : 0;
+        } finally {
+            if (viewer != null) {
+                viewer.close();
+            }
         }
+    }
+
+    /** Starts the closed loop's viewer on the world engine of this process. */
+    private CleViewer startViewer(ExperimentRunner r, ExperimentFile f, long total, String robot, PrintWriter stdout) {
+        io.tandem.world.WorldRunner world = null;
+        for (io.tandem.cle.Engine e : r.loop().engines()) {
+            if (e instanceof io.tandem.cle.engine.WorldEngine we) {
+                world = we.runner();
+            }
+        }
+        if (world == null) {
+            throw new IllegalArgumentException("--view shows a world, and experiment '" + f.name() + "' has none");
+        }
+        String followed = follow != null ? follow : robot;
+        if (follow != null) {
+            String refused = io.tandem.cli.view.LiveViewer.followRefusal(world.world(), follow);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
+        }
+        List<String> plots = new ArrayList<>(viewPlots);
+        if (plots.isEmpty() && robot != null) {
+            plots.add(robot + "/x");
+            plots.add(robot + "/y");
+        }
+        CleViewer[] holder = new CleViewer[1];
+        io.tandem.cli.view.LiveViewer v = io.tandem.cli.view.LiveViewer.start(world.world(), "closed loop", viewBind, viewPort,
+                io.tandem.cli.view.LiveViewer.DEFAULT_PERIOD_NS, (op, value) -> holder[0].apply(op, value),
+                java.util.Map::of, followed);
+        try {
+            // the HUD counts the world's iterations
+            long worldIterations = total * r.loop().loopStepNs() / world.world().stepSizeNs();
+            holder[0] = new CleViewer(v, world, r.loop().allSpikeTrains(), plots, r.loop().loopStepNs(), worldIterations,
+                    startPaused);
+        } catch (IllegalArgumentException e) {
+            v.close();
+            throw e;
+        }
+        world.addListener(v.feed());
+        stdout.println("viewer: " + v.url());
+        stdout.flush();
+        return holder[0];
+    }
+
+    /** Draws the run's spike raster and the robot's path, as recorded, into file. */
+    private static void draw(ExperimentRunner r, String experiment, String target, Path file) throws IOException {
+        List<Figures.Spikes> spikes = new ArrayList<>();
+        for (SpikeTrains t : r.loop().allSpikeTrains()) {
+            double[] timeS = new double[t.size()];
+            double[] node = new double[t.size()];
+            for (int i = 0; i < timeS.length; i++) {
+                timeS[i] = t.timeNs(i) / 1e9;
+                node[i] = t.sender(i);
+            }
+            spikes.add(new Figures.Spikes(t.recorder(), timeS, node));
+        }
+        Trajectory path = r.loop().trajectory();
+        String robot = path == null ? null : path.model();
+        int n = path == null ? 0 : path.size();
+        double[] x = new double[n];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = path.x(i);
+            y[i] = path.y(i);
+        }
+        double tx = Double.NaN;
+        double ty = Double.NaN;
+        if (robot != null && target != null) {
+            ModelPose p = r.loop().trackedPose(target);
+            tx = p.x();
+            ty = p.y();
+        }
+        Figures.closedLoop(file, experiment, spikes, robot, x, y, robot == null ? null : target, tx, ty);
     }
 
     private static String progress(ExperimentRunner r, long step, long total, long timeNs, String robot, String target,

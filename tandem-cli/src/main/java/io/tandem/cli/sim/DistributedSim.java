@@ -19,6 +19,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.tandem.cli.view.LiveViewer;
+import io.tandem.cli.view.ViewerException;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
@@ -50,7 +52,8 @@ final class DistributedSim {
     /** The options of a distributed run. */
     record Options(Path worldFile, World world, SolverSettings solver, String registry, String partition,
                    int secondaries, int localSecondaries, long ackTimeoutMs, long startTimeoutS, long iterations,
-                   double rtf, String solverName, Integer solverIterations, int threads, long sceneEvery) {
+                   double rtf, String solverName, Integer solverIterations, int threads, long sceneEvery,
+                   SimCommand.ViewerOptions view) {
     }
 
     /**
@@ -83,6 +86,8 @@ final class DistributedSim {
         Registry hosted = null;
         List<ChildJvm> children = new ArrayList<>();
         String registry = o.registry();
+        LiveViewer viewer = null;
+        List<String[]> peers = new ArrayList<>();
         try {
             if (registry == null) {
                 hosted = Registry.start(o.localSecondaries() == o.secondaries() ? "tandem://127.0.0.1:0"
@@ -98,7 +103,7 @@ final class DistributedSim {
                     primary.addListener(recorder);
                 }
                 // without a record only the performers' poses are used (levels): the secondaries report just those
-                primary.reportAllStates(recorder != null);
+                primary.reportAllStates(recorder != null || o.view() != null);
                 primary.publishSceneEvery(o.sceneEvery());
                 int[] levelEvents = new int[1];
                 primary.addListener((v, it, c) -> {
@@ -128,6 +133,18 @@ final class DistributedSim {
                     return null;
                 });
                 err.println("secondaries: " + names);
+                peers = new ArrayList<>();
+                for (String n : names) {
+                    peers.add(new String[] {n, "running"});
+                }
+                if (o.view() != null) {
+                    viewer = startViewer(o, primary, out);
+                    if (o.view().paused()) {
+                        primary.pause();
+                    }
+                    viewer.status(o.view().paused(), o.iterations(), null, peers);
+                }
+                long shownPaused = -1;
                 long start = System.nanoTime();
                 long lastProgress = start;
                 // the second half of the run, after the JIT warm-up of every process
@@ -135,7 +152,19 @@ final class DistributedSim {
                 long halfNs = -1;
                 long halfSimNs = 0;
                 while (primary.iteration() < o.iterations() && !stop.isRequested()) {
-                    if (o.rtf() > 0 || primary.isPaused()) {
+                    if (viewer != null) {
+                        boolean paused = primary.isPaused();
+                        if (paused && shownPaused != primary.iteration()) {
+                            // the page shows the exact iteration the run holds at
+                            shownPaused = primary.iteration();
+                            viewer.feed().flush(primary);
+                            viewer.status(true, o.iterations(), null, peers);
+                        } else if (!paused && shownPaused >= 0) {
+                            shownPaused = -1;
+                            viewer.status(false, o.iterations(), null, peers);
+                        }
+                    }
+                    if (o.rtf() > 0 || primary.isPaused() || viewer != null) {
                         primary.advance();
                     } else {
                         // free run: the lockstep runs on the participant's thread, in slices of 100 ms
@@ -165,6 +194,13 @@ final class DistributedSim {
                 String why = stop.isRequested() ? "stopped: " + stop.requested().join()
                         : "finished after " + primary.iteration() + " iterations";
                 primary.finish(why);
+                if (viewer != null) {
+                    viewer.feed().flush(primary);
+                    for (String[] peer : peers) {
+                        peer[1] = "stopped";
+                    }
+                    viewer.status(true, o.iterations(), why, peers);
+                }
                 double secondHalf = halfNs < 0 || end == halfNs ? 0 : (primary.simTimeNs() - halfSimNs) / (double) (end - halfNs);
                 out.printf(Locale.ROOT, "world %s (distributed, %d secondaries %s): %d iterations of %.4g s, sim time %.3f s in"
                                 + " %.3f s wall, real-time factor %.4g (second half %.4g), %d handovers, lockstep overhead %.1f us"
@@ -174,13 +210,30 @@ final class DistributedSim {
                         primary.meanOverheadNs() / 1e3, primary.meanSlowestStepNs() / 1e3, levelEvents[0]);
                 // on Ctrl-C the JVM exits as soon as the stop signal is closed: print now
                 out.flush();
+                if (viewer != null) {
+                    viewer.linger(o.view().lingerS(), stop::isRequested, out);
+                }
                 return stop.isRequested() ? 130 : 0;
             }
         } catch (DistributedRunException e) {
             err.println("tandem sim: " + CliSupport.oneLine(e.getMessage()));
             err.flush();
+            if (viewer != null) {
+                // the page names the peer that was lost, and why
+                for (String[] peer : peers) {
+                    peer[1] = e.getMessage().contains("'" + peer[0] + "'") ? "lost" : "stopped";
+                }
+                viewer.status(true, o.iterations(), CliSupport.oneLine(e.getMessage()), peers);
+                viewer.linger(o.view().lingerS(), stop::isRequested, out);
+            }
             return 1;
+        } catch (ViewerException e) {
+            err.println("tandem sim: " + e.getMessage());
+            return 2;
         } finally {
+            if (viewer != null) {
+                viewer.close();
+            }
             for (ChildJvm c : children) {
                 // it exits by itself on the primary's stop: a little wait, then a kill
                 c.end(SECONDARY_EXIT_GRACE_MS);
@@ -189,6 +242,43 @@ final class DistributedSim {
                 hosted.close();
             }
         }
+    }
+
+    /**
+     * The primary's viewer: the page's controls act through the primary, as {@code tandem
+     * world-control}'s do; the owners are the primary's assignment of models to secondaries.
+     */
+    private static LiveViewer startViewer(Options o, DistributedPrimary primary, PrintWriter out) {
+        io.tandem.cli.view.ViewerControl control = (op, value) -> {
+            switch (op) {
+                case "play" -> primary.resume();
+                case "pause" -> primary.pause();
+                case "step" -> {
+                    if (!(value >= 1) || value > 1e9 || value != Math.rint(value)) {
+                        return "step takes a whole number of iterations >= 1, got " + value;
+                    }
+                    primary.pause();
+                    primary.stepWhilePaused((long) value);
+                }
+                case "reset" -> {
+                    return "reset is not available in a distributed run (the secondaries cannot rewind): restart the run";
+                }
+                case "seek", "speed" -> {
+                    return op + " is for recordings: tandem view RECORDING.mcap";
+                }
+                default -> {
+                    return "unknown control '" + op + "' (play, pause, step)";
+                }
+            }
+            return null;
+        };
+        SimCommand.ViewerOptions v = o.view();
+        LiveViewer viewer = LiveViewer.start(o.world(), "primary", v.bind(), v.port(), v.periodNs(), control,
+                primary::assignment, v.follow());
+        primary.addListener(viewer.feed());
+        out.println("viewer: " + viewer.url());
+        out.flush();
+        return viewer;
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.tandem.cli.sim;
 
 import io.tandem.cli.spi.PhysicsSolverOptions;
+import io.tandem.cli.view.LiveViewer;
+import io.tandem.cli.view.ViewerException;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.OutputFile;
 import io.tandem.world.PoseRecorder;
@@ -13,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
@@ -61,6 +64,30 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--record", paramLabel = "FILE", description = "Write every model's pose each iteration, and level"
             + " events, to FILE (.csv or .jsonl; .mcap adds /tf frames for Foxglove, Lichtblick and Rerun).")
     Path record;
+
+    @Option(names = "--view", arity = "0..1", fallbackValue = "8080", paramLabel = "PORT", description = "Serve the"
+            + " viewer at http://127.0.0.1:PORT/ (default port 8080; 0: any free port; the URL is printed): the 3D scene,"
+            + " a HUD, play / pause / step / reset, a follow camera, levels, performers and which secondary owns each"
+            + " model. Standalone, or on the primary of a distributed run.")
+    Integer viewPort;
+
+    @Option(names = "--view-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = "With --view: the"
+            + " address to listen on (default: ${DEFAULT-VALUE}, this machine only; 0.0.0.0: every interface).")
+    String viewBind;
+
+    @Option(names = "--view-hz", paramLabel = "HZ", defaultValue = "60", description = "With --view: the most pose frames"
+            + " a second sent to the page (wall clock; default: ${DEFAULT-VALUE}, as Gazebo's scene broadcaster).")
+    double viewHz;
+
+    @Option(names = "--follow", paramLabel = "MODEL", description = "With --view: the camera follows this model.")
+    String follow;
+
+    @Option(names = "--paused", description = "With --view: start paused (run it from the page).")
+    boolean startPaused;
+
+    @Option(names = "--view-linger-s", paramLabel = "S", defaultValue = "-1", description = "With --view: how long the"
+            + " page is served after the run ends (default: until Ctrl-C).")
+    double viewLingerS;
 
     /** --solver and --threads */
     @Mixin
@@ -152,10 +179,10 @@ public final class SimCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--network-secondaries and --local-secondaries can only be"
                         + " used with --network-role primary");
             }
-            for (String o : new String[] {"--record", "--rtf", "--iterations", "--scene-hz"}) {
+            for (String o : new String[] {"--record", "--rtf", "--iterations", "--scene-hz", "--view"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     throw new ParameterException(spec.commandLine(), o + " is the primary's: a secondary runs the steps"
-                            + " the primary sends");
+                            + " the primary sends" + ("--view".equals(o) ? " (the primary holds every pose: view it there)" : ""));
                 }
             }
         } else {
@@ -200,6 +227,16 @@ public final class SimCommand implements Callable<Integer> {
         if (physics.threads() < 1 || solverIterations != null && solverIterations < 1) {
             throw new ParameterException(spec.commandLine(), "--threads and --solver-iterations must be >= 1");
         }
+        if (viewPort == null) {
+            for (String o : new String[] {"--view-bind", "--view-hz", "--follow", "--paused", "--view-linger-s"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    throw new ParameterException(spec.commandLine(), o + " needs --view");
+                }
+            }
+        } else if (viewPort < 0 || viewPort > 65535 || !(viewHz > 0) || Double.isInfinite(viewHz)) {
+            throw new ParameterException(spec.commandLine(), "--view takes a port in 0..65535 (0: any free one) and --view-hz a"
+                    + " rate > 0; got " + viewPort + " and " + viewHz);
+        }
         PoseRecorder.Format format = null;
         if (record != null) {
             try {
@@ -237,13 +274,23 @@ public final class SimCommand implements Callable<Integer> {
         if (role != null) {
             progress.close(); // the distributed roles compile their part of the world as they start
         }
+        if (follow != null) {
+            String refused = LiveViewer.followRefusal(w, follow);
+            if (refused != null) {
+                progress.close();
+                err.println("tandem sim: " + refused);
+                return 2;
+            }
+        }
+        ViewerOptions view = viewPort == null ? null
+                : new ViewerOptions(viewBind, viewPort, Math.round(1e9 / viewHz), follow, startPaused, viewLingerS);
         SolverSettings settings = physics.settings(solverIterations);
         DistributedSim.Options options = null;
         if (role != null) {
             int local = localSecondaries == null ? 0 : localSecondaries;
             options = new DistributedSim.Options(world, w, settings, registry, partition,
                     networkSecondaries == null ? local : networkSecondaries, local, ackTimeoutMs, startTimeoutS, iterations, rtf,
-                    physics.solver().name(), solverIterations, physics.threads(), sceneEvery(sceneHz, w.stepSizeNs()));
+                    physics.solver().name(), solverIterations, physics.threads(), sceneEvery(sceneHz, w.stepSizeNs()), view);
         }
         if ("secondary".equals(role)) {
             String me = name != null ? name : defaultSecondaryName();
@@ -276,9 +323,26 @@ public final class SimCommand implements Callable<Integer> {
              io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
              OutputFile rec = record == null ? null : OutputFile.start(record)) {
             long done;
-            try (PoseRecorder recorder = rec == null ? null : PoseRecorder.open(rec.temp(), format);
-                 WorldRunner runner = compile(w, settings, progress)) {
-                done = standalone(w, runner, recorder, stop, out, err);
+            LiveViewer viewer = null;
+            try (PoseRecorder recorder = rec == null ? null : PoseRecorder.open(rec.temp(), format)) {
+                RunControl control = new RunControl(startPaused, recorder == null ? null
+                        : "reset is off while recording (--record): the record would run backwards; restart the run instead");
+                if (view != null) {
+                    try {
+                        viewer = LiveViewer.start(w, "standalone", view.bind(), view.port(), view.periodNs(), control, Map::of,
+                                view.follow());
+                    } catch (ViewerException e) {
+                        err.println("tandem sim: " + e.getMessage());
+                        return 2;
+                    }
+                    out.println("viewer: " + viewer.url());
+                    out.flush();
+                }
+                done = standalone(w, compile(w, settings, progress), settings, recorder, viewer, control, stop, out, err);
+            } finally {
+                if (viewer != null) {
+                    viewer.close();
+                }
             }
             if (done < iterations) {
                 err.println("tandem sim: interrupted at iteration " + done + " of " + iterations
@@ -301,13 +365,117 @@ public final class SimCommand implements Callable<Integer> {
         }
     }
 
-    /** Steps a standalone world; @return the iterations run (fewer than asked when a stop was requested). */
-    private long standalone(World w, WorldRunner runner, PoseRecorder recorder, io.tandem.cli.internal.StopSignal stop,
-                            PrintWriter out, PrintWriter err) {
+    /** The viewer's settings, as given on the command line. */
+    record ViewerOptions(String bind, int port, long periodNs, String follow, boolean paused, double lingerS) {
+    }
+
+    /**
+     * Steps a standalone world; closes the runner it ends with.
+     *
+     * @return the iterations run (fewer than asked when a stop was requested)
+     */
+    private long standalone(World w, WorldRunner first, SolverSettings settings, PoseRecorder recorder, LiveViewer viewer,
+                            RunControl control, io.tandem.cli.internal.StopSignal stop, PrintWriter out, PrintWriter err) {
+        int[] levelEvents = new int[1];
+        WorldRunner runner = first;
+        try {
+            attach(runner, recorder, viewer, levelEvents, err);
+            long start = System.nanoTime();
+            long lastProgress = start;
+            double stepS = w.stepSizeNs() / 1e9;
+            // the second half of the run, after the JIT warm-up
+            long halfNs = -1;
+            long halfSimNs = 0;
+            long shownPaused = -1; // the iteration the page was last shown paused at
+            long pausedSinceNs = -1;
+            if (viewer != null) {
+                viewer.status(control.paused(), iterations, null, java.util.List.of());
+            }
+            while (runner.iteration() < iterations && !stop.isRequested()) {
+                if (viewer != null) {
+                    if (control.takeReset()) {
+                        runner.close();
+                        runner = new WorldRunner(w, settings, useLevels);
+                        viewer.feed().reset();
+                        attach(runner, recorder, viewer, levelEvents, err);
+                        err.println("reset to iteration 0 from the viewer");
+                        start = System.nanoTime();
+                        halfNs = -1;
+                        shownPaused = -1;
+                        runner.step(); // the listeners get iteration 0 (and the page the initial scene) with it
+                        continue;
+                    }
+                    if (!control.mayStep()) {
+                        if (shownPaused != runner.iteration()) {
+                            // the page shows the exact iteration the run holds at
+                            shownPaused = runner.iteration();
+                            viewer.feed().flush(runner);
+                            viewer.status(true, iterations, null, java.util.List.of());
+                        }
+                        if (pausedSinceNs < 0) {
+                            pausedSinceNs = System.nanoTime();
+                        }
+                        LockSupport.parkNanos(2_000_000L);
+                        continue;
+                    }
+                    if (pausedSinceNs >= 0 && !control.paused()) {
+                        // playing again: pacing and the real-time factor leave the pause out
+                        start += System.nanoTime() - pausedSinceNs;
+                        pausedSinceNs = -1;
+                        shownPaused = -1;
+                        viewer.status(false, iterations, null, java.util.List.of());
+                    }
+                }
+                runner.step();
+                long now = System.nanoTime();
+                if (halfNs < 0 && runner.iteration() >= iterations / 2) {
+                    halfNs = now;
+                    halfSimNs = runner.simTimeNs();
+                }
+                if (rtf > 0) {
+                    // pace: simulated time / rtf must not run ahead of wall time
+                    long due = start + (long) (runner.simTimeNs() / rtf);
+                    while ((now = System.nanoTime()) < due && !stop.isRequested()) {
+                        LockSupport.parkNanos(Math.min(due - now, 50_000_000L));
+                    }
+                }
+                if (now - lastProgress > 1_000_000_000L) {
+                    lastProgress = now;
+                    err.printf(Locale.ROOT, "iteration %d / %d, sim time %.3f s, real-time factor %.2f, %d models loaded%n",
+                            runner.iteration(), iterations, runner.simTimeNs() / 1e9,
+                            runner.simTimeNs() / (double) (now - start), runner.loadedModels().size());
+                }
+            }
+            long end = System.nanoTime();
+            double wallS = (end - start) / 1e9;
+            double secondHalf = halfNs < 0 || end == halfNs ? 0 : (runner.simTimeNs() - halfSimNs) / (double) (end - halfNs);
+            out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.4g"
+                            + " (second half %.4g), %d level loads/unloads, %d models loaded at the end, seed %d%s%n",
+                    w.name(), runner.iteration(), stepS, runner.simTimeNs() / 1e9, wallS,
+                    runner.simTimeNs() / 1e9 / wallS, secondHalf, levelEvents[0], runner.loadedModels().size(), seed,
+                    runner.iteration() < iterations ? " (interrupted)" : "");
+            out.flush();
+            if (viewer != null) {
+                viewer.feed().flush(runner);
+                viewer.status(true, iterations, runner.iteration() < iterations ? "stopped at iteration " + runner.iteration()
+                        : "finished after " + runner.iteration() + " iterations", java.util.List.of());
+                viewer.linger(viewLingerS, stop::isRequested, out);
+            }
+            return runner.iteration();
+        } finally {
+            runner.close();
+        }
+    }
+
+    /** The run's listeners on a (new) runner: the record, the viewer, the level lines. */
+    private static void attach(WorldRunner runner, PoseRecorder recorder, LiveViewer viewer, int[] levelEvents,
+                               PrintWriter err) {
         if (recorder != null) {
             runner.addListener(recorder);
         }
-        int[] levelEvents = new int[1];
+        if (viewer != null) {
+            runner.addListener(viewer.feed());
+        }
         runner.addListener((r, it, c) -> {
             for (String l : c.loadedLevels()) {
                 err.println("Loaded level [" + l + "] at iteration " + it);
@@ -318,43 +486,6 @@ public final class SimCommand implements Callable<Integer> {
                 levelEvents[0]++;
             }
         });
-        long start = System.nanoTime();
-        long lastProgress = start;
-        double stepS = w.stepSizeNs() / 1e9;
-        // the second half of the run, after the JIT warm-up
-        long halfNs = -1;
-        long halfSimNs = 0;
-        for (long i = 0; i < iterations && !stop.isRequested(); i++) {
-            runner.step();
-            long now = System.nanoTime();
-            if (halfNs < 0 && runner.iteration() >= iterations / 2) {
-                halfNs = now;
-                halfSimNs = runner.simTimeNs();
-            }
-            if (rtf > 0) {
-                // pace: simulated time / rtf must not run ahead of wall time
-                long due = start + (long) (runner.simTimeNs() / rtf);
-                while ((now = System.nanoTime()) < due && !stop.isRequested()) {
-                    LockSupport.parkNanos(Math.min(due - now, 50_000_000L));
-                }
-            }
-            if (now - lastProgress > 1_000_000_000L) {
-                lastProgress = now;
-                err.printf(Locale.ROOT, "iteration %d / %d, sim time %.3f s, real-time factor %.2f, %d models loaded%n",
-                        runner.iteration(), iterations, runner.simTimeNs() / 1e9,
-                        runner.simTimeNs() / (double) (now - start), runner.loadedModels().size());
-            }
-        }
-        long end = System.nanoTime();
-        double wallS = (end - start) / 1e9;
-        double secondHalf = halfNs < 0 || end == halfNs ? 0 : (runner.simTimeNs() - halfSimNs) / (double) (end - halfNs);
-        out.printf(Locale.ROOT, "world %s: %d iterations of %.4g s, sim time %.3f s in %.3f s wall, real-time factor %.4g"
-                        + " (second half %.4g), %d level loads/unloads, %d models loaded at the end, seed %d%s%n",
-                w.name(), runner.iteration(), stepS, runner.simTimeNs() / 1e9, wallS,
-                runner.simTimeNs() / 1e9 / wallS, secondHalf, levelEvents[0], runner.loadedModels().size(), seed,
-                runner.iteration() < iterations ? " (interrupted)" : "");
-        out.flush();
-        return runner.iteration();
     }
 
     /**

@@ -3,15 +3,19 @@ package io.tandem.cli.cle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.cli.TandemCli;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,5 +98,44 @@ class CleCommandTest {
         assertThat(field(out.toString().trim(), "trajectory_sha256")).isEqualTo(field(inProcess, "trajectory_sha256"));
         assertThat(run("cle", HUSKY.toString(), "--separate", "cerebellum")).isEqualTo(2);
         assertThat(err.toString()).contains("--separate takes brain or world");
+    }
+
+    /** --plot: the raster beside the path, a PNG of its size with something drawn, listed as written; not .png is refused. */
+    @Test
+    void plot_cle_writesTheSpikeRasterBesideTheRobotsPath() throws IOException {
+        Path png = tmp.resolve("figures/husky.png");
+        assertThat(run("cle", HUSKY.toString(), "--out", tmp.resolve("o").toString(), "--plot", png.toString()))
+                .as("%s", err).isZero();
+        assertThat(out.toString()).contains("wrote " + png);
+        BufferedImage img = ImageIO.read(png.toFile());
+        assertThat(img).as("a PNG ImageIO reads").isNotNull();
+        assertThat(img.getWidth()).isEqualTo(1400);
+        assertThat(img.getHeight()).isEqualTo(640);
+        assertThat(colours(img)).as("colours drawn").isGreaterThan(20);
+        // both panels drawn: each half has marks of its own
+        assertThat(colours(img.getSubimage(0, 0, 760, 640))).isGreaterThan(10);
+        assertThat(colours(img.getSubimage(760, 0, 640, 640))).isGreaterThan(10);
+        try (var left = Files.list(png.getParent())) {
+            assertThat(left.toList()).as("no temporary file left").containsExactly(png);
+        }
+
+        Path jpg = tmp.resolve("husky.jpg");
+        assertThat(run("cle", HUSKY.toString(), "--out", tmp.resolve("never").toString(), "--plot", jpg.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString().lines().findFirst()).hasValueSatisfying(l -> assertThat(l)
+                .contains("--plot takes a .png file, got '" + jpg + "'"));
+        assertThat(err.toString()).doesNotContain("Exception");
+        assertThat(jpg).doesNotExist();
+        assertThat(tmp.resolve("never")).doesNotExist();
+    }
+
+    private static int colours(BufferedImage img) {
+        Set<Integer> seen = new HashSet<>();
+        for (int y = 0; y < img.getHeight(); y += 2) {
+            for (int x = 0; x < img.getWidth(); x += 2) {
+                seen.add(img.getRGB(x, y));
+            }
+        }
+        return seen.size();
     }
 }

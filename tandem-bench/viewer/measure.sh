@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The viewer's performance figures (issue 18), side by side in one sitting on this machine:
+#   1. rtf:    relay.sdf (bench world's "light" world), real-time factor of the second half, without
+#              and with the page open in headless Chromium (software GL), standalone and on a
+#              distributed primary with 2 local secondaries; rounds alternate the two
+#   2. fps:    frames/s the page renders with 1000 moving (falling) boxes, the run paced to real time
+#   3. record: relay.sdf for 600,000 iterations (10 minutes of simulated time), without and with
+#              --record FILE.mcap
+# Needs the built jar (./tandem builds it) and chromium on PATH. Usage:
+#   tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+what="${1:-all}"
+rounds="${2:-3}"
+jar=tandem-bench/target/tandem.jar
+[[ -f $jar ]] || ./tandem --version >/dev/null
+relay=examples/worlds/relay.sdf
+work="$(mktemp -d)"
+trap 'pkill -f "user-data-dir=$work" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# the summary line's second-half real-time factor
+rtf() { sed -n 's/.*(second half \([0-9.e+-]*\)).*/\1/p' "$1" | head -1; }
+
+# runs tandem sim ARGS... with --view 0 --paused, opens the page (which presses play), prints the summary's file
+with_page() {
+    local out="$work/out.$RANDOM" log="$work/chromium.$RANDOM"
+    java -jar "$jar" sim "$@" --view 0 --paused --view-linger-s 0 >"$out" 2>"$out.err" &
+    local sim=$!
+    local url=""
+    for _ in $(seq 600); do url="$(grep -o 'http://[^ ]*/' "$out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
+    [[ -n $url ]] || { echo "no viewer URL: $(cat "$out.err")" >&2; kill $sim; return 1; }
+    chromium --headless=new --no-sandbox --disable-gpu --enable-unsafe-swiftshader --use-angle=swiftshader \
+        --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile.$RANDOM" --window-size=1280,720 \
+        --enable-logging=stderr --v=0 --remote-debugging-port=0 "${url}?log&play" >"$log" 2>&1 &
+    local browser=$!
+    wait $sim
+    kill $browser 2>/dev/null || true
+    wait $browser 2>/dev/null || true
+    echo "$out" "$log"
+}
+
+if [[ $what == rtf || $what == all ]]; then
+    echo "# rtf: relay.sdf, second-half real-time factor, without / with the page"
+    for mode in standalone distributed; do
+        extra=(); its=100000
+        [[ $mode == distributed ]] && { extra=(--network-role primary --local-secondaries 2); its=40000; }
+        for r in $(seq "$rounds"); do
+            java -jar "$jar" sim "$relay" --iterations $its "${extra[@]}" >"$work/plain" 2>/dev/null
+            read -r out log < <(with_page "$relay" --iterations $its "${extra[@]}")
+            frames="$(grep -o '"frames":[0-9]*' "$log" | tail -1 | cut -d: -f2)"
+            echo "$mode round $r: without $(rtf "$work/plain"), with page $(rtf "$out") (page got ${frames:-0} frames)"
+        done
+    done
+fi
+
+if [[ $what == fps || $what == all ]]; then
+    echo "# fps: 1000 falling boxes, paced to real time, page in headless Chromium (SwiftShader), 1280x720"
+    python3 - "$work/boxes.sdf" <<'PY'
+import sys
+n = 1000
+side = 32
+with open(sys.argv[1], "w") as f:
+    f.write('<?xml version="1.0"?>\n<sdf version="1.9"><world name="boxes">'
+            '<physics name="1ms" type="tandem"><max_step_size>0.001</max_step_size></physics>\n')
+    f.write('<model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane>'
+            '<normal>0 0 1</normal><size>60 60</size></plane></geometry></collision><visual name="v"><geometry><plane>'
+            '<normal>0 0 1</normal><size>60 60</size></plane></geometry></visual></link></model>\n')
+    for i in range(n):
+        x, y, z = (i % side - side / 2) * 0.6, (i // side - side / 2) * 0.6, 40 + (i % 13) * 12
+        f.write(f'<model name="b{i}"><pose>{x} {y} {z} 0 0 {i * 0.1}</pose><link name="l"><inertial><mass>1</mass>'
+                '<inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial><collision name="c"><geometry>'
+                '<box><size>0.2 0.2 0.2</size></box></geometry></collision><visual name="v"><geometry><box><size>0.2 0.2 0.2'
+                '</size></box></geometry><material><diffuse>0.2 0.5 0.9 1</diffuse></material></visual></link></model>\n')
+    f.write('</world></sdf>\n')
+PY
+    for r in $(seq "$rounds"); do
+        read -r out log < <(with_page "$work/boxes.sdf" --iterations 6000 --rtf 1)
+        # the page's lines a second: skip the first two (start-up), then the frames/s and bodies drawn
+        grep -o 'tandem {[^}]*}' "$log" | sed 's/tandem //' | tail -n +3 | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+fps = sorted(r["fps"] for r in rows)
+print("round '"$r"': %d seconds, frames/s median %.1f, min %.1f; bodies drawn %d; sim %s" % (len(rows), fps[len(fps)//2] if fps else 0,
+      fps[0] if fps else 0, max((r["bodies"] for r in rows), default=0), "'"$(rtf "$out")"'"))'
+    done
+fi
+
+if [[ $what == record || $what == all ]]; then
+    echo "# record: relay.sdf 600000 iterations (10 min simulated), second-half real-time factor and wall s"
+    for r in $(seq "$rounds"); do
+        /usr/bin/time -f %e -o "$work/t1" java -jar "$jar" sim "$relay" --iterations 600000 >"$work/plain" 2>/dev/null
+        /usr/bin/time -f %e -o "$work/t2" java -jar "$jar" sim "$relay" --iterations 600000 --record "$work/run.mcap" \
+            >"$work/rec" 2>/dev/null
+        echo "round $r: without $(rtf "$work/plain") ($(cat "$work/t1") s), with --record $(rtf "$work/rec") ($(cat "$work/t2") s," \
+            "$(du -m "$work/run.mcap" | cut -f1) MB)"
+        rm -f "$work/run.mcap"
+    done
+fi
