@@ -71,6 +71,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** the viewer's channels (MCAP): a frame every iteration, the scene and state */
     private io.tandem.world.view.ViewFeed viewFeed;
     private final boolean ownsWriter;
+    /** the callers' channels (MCAP): the next sequence of each */
+    private final Map<Integer, Long> extraSequence = new HashMap<>();
     /** this iteration's /tf transforms (MCAP) */
     private final StringBuilder tf = new StringBuilder();
     private long timeNs;
@@ -126,6 +128,43 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         r.mcapChannel[5] = w.channel(STATE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[6] = w.channel(FRAMES_TOPIC, 0, FRAME_ENCODING, Map.of());
         return r;
+    }
+
+    /**
+     * Adds a JSON channel of the caller's to an MCAP record (a closed loop's spikes and signals);
+     * call it before the first step.
+     *
+     * @param topic    the channel's topic
+     * @param metadata the channel's metadata
+     * @return the channel, for {@link #message}
+     * @throws IllegalStateException for a CSV or JSON lines record
+     * @throws IOException from the file system
+     */
+    public int jsonChannel(String topic, Map<String, String> metadata) throws IOException {
+        if (mcap == null) {
+            throw new IllegalStateException("only an MCAP record has channels");
+        }
+        int id = mcap.channel(topic, 0, "json", metadata);
+        extraSequence.put(id, 0L);
+        return id;
+    }
+
+    /**
+     * Writes a message on a channel from {@link #jsonChannel}, on the thread that steps the world
+     * or between its steps.
+     *
+     * @param channel the channel
+     * @param timeNs  its log time, simulated ns
+     * @param json    the message, one JSON object
+     */
+    public void message(int channel, long timeNs, String json) {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        long sequence = extraSequence.merge(channel, 1L, Long::sum) - 1;
+        try {
+            mcap.message(channel, sequence, timeNs, timeNs, b, 0, b.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the record: " + e.getMessage(), e);
+        }
     }
 
     /** @return the format for a file name ending in .csv, .jsonl or .mcap */

@@ -39,10 +39,11 @@ import java.util.Optional;
  * @param transferFunctions the transfer functions, in file order (immutable)
  * @param robot             what is recorded about the robot, if anything
  * @param outputs           output file names
+ * @param view              what {@code tandem cle --view} shows
  */
 public record ExperimentFile(Path source, String name, String description, Map<String, Object> parameters,
         WorldSpec world, BrainSpec brain, Engines engines, long timeoutNs, List<TransferFunctionEntry> transferFunctions,
-        Optional<Robot> robot, Outputs outputs) {
+        Optional<Robot> robot, Outputs outputs, View view) {
 
     /** Validates and copies. */
     public ExperimentFile {
@@ -59,6 +60,7 @@ public record ExperimentFile(Path source, String name, String description, Map<S
         transferFunctions = List.copyOf(transferFunctions);
         Objects.requireNonNull(robot, "robot");
         Objects.requireNonNull(outputs, "outputs");
+        Objects.requireNonNull(view, "view");
     }
 
     /**
@@ -106,7 +108,7 @@ public record ExperimentFile(Path source, String name, String description, Map<S
         return new ExperimentFile(source, name, description, parameters, world, brain,
                 new Engines(engines.physicsTimestepNs(), engines.brainTimestepNs(), engines.loopStepNs(), mode,
                         engines.physicsSyncStepNs(), engines.brainSyncStepNs()),
-                timeoutNs, transferFunctions, robot, outputs);
+                timeoutNs, transferFunctions, robot, outputs, view);
     }
 
     /** @return the number of loop steps the experiment runs: ceil(timeout / loop step) */
@@ -316,6 +318,24 @@ public record ExperimentFile(Path source, String name, String description, Map<S
      * @param multimeter samples of every multimeter device (CSV
      *                   {@code time_ms,multimeter,node,<variables>}), written when the brain has one
      */
+    /**
+     * What the viewer ({@code tandem cle --view}) shows; the command line's {@code --view-plot} and
+     * {@code --follow} take precedence.
+     *
+     * @param plots  the rolling plots: {@code MODEL::JOINT} (its position), {@code MODEL::JOINT/velocity},
+     *               {@code MODEL/x}, {@code /y} or {@code /z}; empty for the default (the robot's x and y)
+     * @param follow the model the camera follows, if not the robot
+     */
+    public record View(List<String> plots, Optional<String> follow) {
+        /** no plots named, no model to follow */
+        public static final View DEFAULT = new View(List.of(), Optional.empty());
+
+        public View {
+            plots = List.copyOf(plots);
+            Objects.requireNonNull(follow, "follow");
+        }
+    }
+
     public record Outputs(String spikes, String trajectory, String multimeter) {
         /** The defaults. */
         public static final Outputs DEFAULT = new Outputs("spikes.csv", "trajectory.csv", "multimeter.csv");

@@ -341,11 +341,12 @@ final class ExperimentFileReader {
         List<ExperimentFile.TransferFunctionEntry> tfs = transferFunctions(doc.get("transfer_functions"));
         Optional<ExperimentFile.Robot> robot = robot(doc.member("robot"), world);
         ExperimentFile.Outputs outputs = outputs(doc.get("outputs"));
+        ExperimentFile.View view = view(doc.get("view"));
         if (!problems.isEmpty()) {
             return null;
         }
         return new ExperimentFile(file, name, description, paramValues, world, brain, engines, timeoutNs, tfs, robot,
-                outputs);
+                outputs, view);
     }
 
     /** @return whether the world file is too large for this JVM's heap (a problem then names the -Xmx) */
@@ -743,6 +744,22 @@ final class ExperimentFileReader {
         }
         return spikes == null || trajectory == null || multimeter == null ? null
                 : new ExperimentFile.Outputs(spikes, trajectory, multimeter);
+    }
+
+    /** The view section (checked by the schema; the names are checked against the world when the viewer starts). */
+    private static ExperimentFile.View view(JsonValue v) {
+        if (!(v instanceof JsonObject o)) {
+            return ExperimentFile.View.DEFAULT;
+        }
+        List<String> plots = new ArrayList<>();
+        Member p = o.member("plots");
+        if (p != null && p.value() instanceof JsonArray a) {
+            for (JsonValue e : a.items()) {
+                plots.add(((JsonString) e).value());
+            }
+        }
+        Member f = o.member("follow");
+        return new ExperimentFile.View(plots, f == null ? Optional.empty() : Optional.of(((JsonString) f.value()).value()));
     }
 
     private String outputName(Member m, String defaultName) {

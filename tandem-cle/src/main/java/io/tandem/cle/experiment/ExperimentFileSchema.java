@@ -335,6 +335,12 @@ final class ExperimentFileSchema {
             opt("multimeter", str("Samples of every multimeter device (CSV: time_ms, multimeter, node, then one column"
                     + " per recorded variable), written when the brain has a multimeter."), "multimeter.csv"));
 
+    static final Obj VIEW = obj("What 'tandem cle --view' shows (its --view-plot and --follow take precedence).",
+            opt("plots", new Arr("Rolling 10 s plots of the world's signals: MODEL::JOINT (its position, rad or m),"
+                    + " MODEL::JOINT/velocity, MODEL/x, MODEL/y or MODEL/z (m). Default: the robot's x and y.",
+                    str("A signal."), 1), null),
+            opt("follow", str("The model the camera follows (default: the robot)."), null));
+
     static final Obj WORLD = obj("The world: an SDF file and its visual colour overrides.",
             req("file", str("The SDF world file, relative to this experiment file.")),
             opt("visual_colors", map("Model name to colour: every visual of the model takes that colour.", COLOR),
@@ -357,7 +363,8 @@ final class ExperimentFileSchema {
                     + " SimulationTimeout).")),
             opt("transfer_functions", new Arr("The transfer functions.", TRANSFER_FUNCTION, 0), null),
             opt("robot", ROBOT, null),
-            opt("outputs", OUTPUTS, null));
+            opt("outputs", OUTPUTS, null),
+            opt("view", VIEW, null));
 
     // ---- the check
 

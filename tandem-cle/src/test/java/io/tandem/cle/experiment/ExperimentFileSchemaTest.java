@@ -114,7 +114,7 @@ class ExperimentFileSchemaTest {
                 + " experiment's name.");
         assertThat(e.errors().get(1)).endsWith(":2:3: unknown key \"nam\" in the experiment; did you mean \"name\"?"
                 + " (valid keys: $schema, name, description, parameters, world, brain, engines, timeout_s,"
-                + " transfer_functions, robot, outputs)");
+                + " transfer_functions, robot, outputs, view)");
         assertThat(e.errors().get(2)).endsWith(":3:13: \"file\" must be a string, got 3");
         assertThat(e.errors().get(3)).endsWith(":5:3: \"timeout_s\" must be a number > 0, got \"1\" (write the number"
                 + " without quotes)");

@@ -79,6 +79,12 @@ public final class CleCommand implements Callable<Integer> {
             + " in the plane (x and y in m, its start and end, and the target).")
     Path plot;
 
+    @Option(names = "--record", paramLabel = "FILE.mcap", description = "Record the run as MCAP (written when it ends):"
+            + " the world as tandem sim --record records it (poses, /tf, the viewer's scene and frames), plus /tandem/spikes"
+            + " (each loop step's new spikes) and /tandem/signals (the plotted signals, see --view-plot); replay it with"
+            + " tandem view FILE.mcap.")
+    Path record;
+
     @Option(names = "--view", arity = "0..1", fallbackValue = "8080", paramLabel = "PORT", description = "Serve the viewer"
             + " at http://127.0.0.1:PORT/ (default port 8080; 0: any free port; the URL is printed): the world in 3D, a"
             + " spike raster of the last 2 s, rolling plots (--view-plot), play / pause / step N loop steps.")
@@ -89,11 +95,12 @@ public final class CleCommand implements Callable<Integer> {
     String viewBind;
 
     @Option(names = "--view-plot", paramLabel = "SIGNAL", description = "With --view: a rolling 10 s plot of MODEL::JOINT"
-            + " (position), MODEL::JOINT/velocity or MODEL/x, /y, /z (repeatable). Default: the robot's x and y.")
+            + " (position), MODEL::JOINT/velocity or MODEL/x, /y, /z (repeatable). Default: the experiment file's"
+            + " view.plots, else the robot's x and y.")
     List<String> viewPlots = new ArrayList<>();
 
     @Option(names = "--follow", paramLabel = "MODEL", description = "With --view: the camera follows this model (default:"
-            + " the experiment's robot).")
+            + " the experiment file's view.follow, else its robot).")
     String follow;
 
     @Option(names = "--paused", description = "With --view: start paused (run it from the page).")
@@ -135,9 +142,14 @@ public final class CleCommand implements Callable<Integer> {
         } else if (viewPort < 0 || viewPort > 65535) {
             throw new ParameterException(spec.commandLine(), "--view takes a port in 0..65535 (0: any free one), got "
                     + viewPort);
-        } else if (separate.contains(ExperimentRunner.WORLD)) {
-            throw new ParameterException(spec.commandLine(), "--view shows the world of this process: it cannot be used with"
-                    + " --separate world");
+        }
+        if (record != null && !record.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mcap")) {
+            throw new ParameterException(spec.commandLine(), "--record writes MCAP: give a file ending in .mcap, got '"
+                    + record + "' (the CSV outputs go to --out)");
+        }
+        if ((viewPort != null || record != null) && separate.contains(ExperimentRunner.WORLD)) {
+            throw new ParameterException(spec.commandLine(), (viewPort != null ? "--view" : "--record") + " needs the world in"
+                    + " this process: it cannot be used with --separate world");
         }
         ExperimentOverrides overrides;
         try {
@@ -179,18 +191,45 @@ public final class CleCommand implements Callable<Integer> {
         String target = f.robot().flatMap(ExperimentFile.Robot::target).orElse(null);
         long total = f.loopSteps();
         io.tandem.cli.view.LiveViewer viewer = null;
+        io.tandem.world.OutputFile recordFile = null;
+        io.tandem.world.PoseRecorder recorder = null;
         try (ExperimentRunner r = runner; StopSignal stop = StopSignal.onShutdown()) {
             CleViewer cleViewer = null;
-            if (viewPort != null) {
+            CleSignals signals = null;
+            int[] channels = new int[2];
+            if (viewPort != null || record != null) {
+                io.tandem.world.WorldRunner world = worldOf(r);
                 try {
-                    cleViewer = startViewer(r, f, total, robot, stdout);
+                    if (world == null) {
+                        throw new IllegalArgumentException(experiment + ": experiment '" + f.name() + "' has no world to "
+                                + (viewPort != null ? "view" : "record"));
+                    }
+                    signals = new CleSignals(world, r.loop().allSpikeTrains(), plots(f, robot));
+                    if (viewPort != null) {
+                        cleViewer = startViewer(r, world, signals, f, total, robot, stdout);
+                        viewer = cleViewer.viewer();
+                    }
                 } catch (io.tandem.cli.view.ViewerException | IllegalArgumentException e) {
                     err.println("tandem cle: " + e.getMessage());
                     return 2;
                 }
-                viewer = cleViewer.viewer();
+                if (record != null) {
+                    try {
+                        recordFile = io.tandem.world.OutputFile.start(record);
+                        recorder = io.tandem.world.PoseRecorder.open(recordFile.temp(), io.tandem.world.PoseRecorder.Format.MCAP);
+                        channels[0] = recorder.jsonChannel("/tandem/spikes", java.util.Map.of("recorders",
+                                String.join(",", signals.recorders()), "fields", "[time_s, recorder index, node]"));
+                        channels[1] = recorder.jsonChannel("/tandem/signals", java.util.Map.of());
+                    } catch (IOException e) {
+                        err.println("tandem cle: cannot record to " + record + ": " + e.getMessage());
+                        return 1;
+                    }
+                    world.addListener(recorder);
+                }
             }
             CleViewer cv = cleViewer;
+            CleSignals sig = signals;
+            io.tandem.world.PoseRecorder rec = recorder;
             if (!json) {
                 stdout.println("experiment " + f.name() + ": " + total + " loop steps of "
                         + fmt(f.engines().loopStepNs() / 1e6) + " ms, " + f.engines().mode().name().toLowerCase(Locale.ROOT)
@@ -206,6 +245,19 @@ public final class CleCommand implements Callable<Integer> {
                     cv.started(stop::isRequested);
                 }
                 result = r.run((k, t) -> {
+                    if (sig != null) {
+                        sig.afterStep(t);
+                    }
+                    if (rec != null) {
+                        String spikes = sig.spikesMessage(t);
+                        if (spikes != null) {
+                            rec.message(channels[0], t, spikes);
+                        }
+                        String values = sig.signalsMessage(t);
+                        if (values != null) {
+                            rec.message(channels[1], t, values);
+                        }
+                    }
                     if (cv != null) {
                         cv.afterStep(k, t, stop::isRequested);
                     }
@@ -246,6 +298,21 @@ public final class CleCommand implements Callable<Integer> {
                     stdout.println("wrote " + p);
                 }
             }
+            if (recorder != null) {
+                try {
+                    recorder.close();
+                    recorder = null;
+                    if (!stop.isRequested()) {
+                        recordFile.commit();
+                        stdout.println("record: " + record);
+                    } else {
+                        err.println("tandem cle: stopped: no record written (" + record + " is as it was)");
+                    }
+                } catch (IOException e) {
+                    err.println("tandem cle: cannot write the record " + record + ": " + e.getMessage());
+                    return 1;
+                }
+            }
             stdout.flush();
             if (cv != null) {
                 cv.ended(stop.isRequested() ? "stopped after " + result.steps() + " loop steps" : "finished after "
@@ -257,45 +324,62 @@ public final class CleCommand implements Callable<Integer> {
             if (viewer != null) {
                 viewer.close();
             }
+            if (recorder != null) {
+                try {
+                    recorder.close();
+                } catch (IOException e) {
+                    // the run failed already: its temporary record is deleted below
+                }
+            }
+            if (recordFile != null) {
+                try {
+                    recordFile.close();
+                } catch (IOException e) {
+                    err.println("tandem cle: cannot delete the temporary record of " + record + ": " + e.getMessage());
+                }
+            }
         }
     }
 
-    /** Starts the closed loop's viewer on the world engine of this process. */
-    private CleViewer startViewer(ExperimentRunner r, ExperimentFile f, long total, String robot, PrintWriter stdout) {
-        io.tandem.world.WorldRunner world = null;
+    /** @return the world engine's runner in this process, or null */
+    private static io.tandem.world.WorldRunner worldOf(ExperimentRunner r) {
         for (io.tandem.cle.Engine e : r.loop().engines()) {
             if (e instanceof io.tandem.cle.engine.WorldEngine we) {
-                world = we.runner();
+                return we.runner();
             }
         }
-        if (world == null) {
-            throw new IllegalArgumentException("--view shows a world, and experiment '" + f.name() + "' has none");
-        }
-        String followed = follow != null ? follow : robot;
-        if (follow != null) {
-            String refused = io.tandem.cli.view.LiveViewer.followRefusal(world.world(), follow);
-            if (refused != null) {
-                throw new IllegalArgumentException(refused);
-            }
-        }
-        List<String> plots = new ArrayList<>(viewPlots);
+        return null;
+    }
+
+    /** @return the signals plotted and recorded: the command line's, else the experiment file's, else the robot's x and y */
+    private List<String> plots(ExperimentFile f, String robot) {
+        List<String> plots = new ArrayList<>(!viewPlots.isEmpty() ? viewPlots : f.view().plots());
         if (plots.isEmpty() && robot != null) {
             plots.add(robot + "/x");
             plots.add(robot + "/y");
+        }
+        return plots;
+    }
+
+    /** Starts the closed loop's viewer on the world engine of this process. */
+    private CleViewer startViewer(ExperimentRunner r, io.tandem.world.WorldRunner world, CleSignals signals,
+                                  ExperimentFile f, long total, String robot, PrintWriter stdout) {
+        // the command line, else the experiment file's view section, else the robot
+        String followed = follow != null ? follow : f.view().follow().orElse(robot);
+        if (followed != null && (follow != null || f.view().follow().isPresent())) {
+            String refused = io.tandem.cli.view.LiveViewer.followRefusal(world.world(), followed);
+            if (refused != null) {
+                throw new IllegalArgumentException(follow != null ? refused
+                        : f.source() + ": view.follow '" + followed + "': " + refused.substring(refused.indexOf(':') + 2));
+            }
         }
         CleViewer[] holder = new CleViewer[1];
         io.tandem.cli.view.LiveViewer v = io.tandem.cli.view.LiveViewer.start(world.world(), "closed loop", viewBind, viewPort,
                 io.tandem.cli.view.LiveViewer.DEFAULT_PERIOD_NS, (op, value) -> holder[0].apply(op, value),
                 java.util.Map::of, followed);
-        try {
-            // the HUD counts the world's iterations
-            long worldIterations = total * r.loop().loopStepNs() / world.world().stepSizeNs();
-            holder[0] = new CleViewer(v, world, r.loop().allSpikeTrains(), plots, r.loop().loopStepNs(), worldIterations,
-                    startPaused);
-        } catch (IllegalArgumentException e) {
-            v.close();
-            throw e;
-        }
+        // the HUD counts the world's iterations
+        long worldIterations = total * r.loop().loopStepNs() / world.world().stepSizeNs();
+        holder[0] = new CleViewer(v, world, signals, worldIterations, startPaused);
         world.addListener(v.feed());
         stdout.println("viewer: " + v.url());
         stdout.flush();

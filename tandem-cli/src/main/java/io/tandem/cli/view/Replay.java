@@ -25,6 +25,8 @@ public final class Replay implements ViewerControl, AutoCloseable {
     private final LongSupplier nanoClock;
     private final Thread thread;
     private final String problem;
+    /** a closed loop's spikes and plotted signals, or null for a world run */
+    private final SignalWindow signals;
     private volatile boolean closed;
 
     // guarded by this
@@ -57,9 +59,58 @@ public final class Replay implements ViewerControl, AutoCloseable {
         this.problem = recording.problem();
         this.paused = !play;
         this.playheadNs = frameNs[0];
+        this.signals = signals(recording);
         hub.scene(new String(scene.get(0).data(), java.nio.charset.StandardCharsets.UTF_8));
         thread = new Thread(this::run, "tandem-replay");
         thread.setDaemon(true);
+    }
+
+    private static final java.util.regex.Pattern SPIKE = java.util.regex.Pattern.compile(
+            "\\[(-?[0-9.eE+-]+),([0-9]+),([0-9]+)\\]");
+    private static final java.util.regex.Pattern VALUE = java.util.regex.Pattern.compile(
+            "\"((?:[^\"\\\\]|\\\\.)*)\":(-?[0-9.eE+-]+|null)");
+
+    /** @return a closed loop's /tandem/spikes and /tandem/signals, read; null when the recording has neither */
+    static SignalWindow signals(McapReader.Recording recording) {
+        List<McapReader.Message> spikes = recording.topic("/tandem/spikes");
+        List<McapReader.Message> values = recording.topic("/tandem/signals");
+        if (spikes.isEmpty() && values.isEmpty()) {
+            return null;
+        }
+        SignalWindow w = new SignalWindow();
+        for (McapReader.Channel c : recording.channels().values()) {
+            if (c.topic().equals("/tandem/spikes") && c.metadata().get("recorders") != null) {
+                for (String name : c.metadata().get("recorders").split(",")) {
+                    if (!name.isEmpty()) {
+                        w.recorder(name);
+                    }
+                }
+            }
+        }
+        for (McapReader.Message m : spikes) {
+            java.util.regex.Matcher k = SPIKE.matcher(new String(m.data(), java.nio.charset.StandardCharsets.UTF_8));
+            while (k.find()) {
+                int r = Integer.parseInt(k.group(2));
+                while (w.recorders().size() <= r) {
+                    w.recorder("recorder " + w.recorders().size());
+                }
+                w.spike(Double.parseDouble(k.group(1)), r, Integer.parseInt(k.group(3)));
+            }
+        }
+        for (McapReader.Message m : values) {
+            String text = new String(m.data(), java.nio.charset.StandardCharsets.UTF_8);
+            int at = text.indexOf("\"values\":{");
+            if (at < 0) {
+                continue;
+            }
+            double t = m.logTimeNs() / 1e9;
+            java.util.regex.Matcher k = VALUE.matcher(text.substring(at + 10));
+            while (k.find()) {
+                String name = k.group(1).replace("\\\"", "\"").replace("\\\\", "\\");
+                w.sample(name, t, k.group(2).equals("null") ? Double.NaN : Double.parseDouble(k.group(2)));
+            }
+        }
+        return w;
     }
 
     private static long[] times(List<McapReader.Message> messages) {
@@ -149,6 +200,7 @@ public final class Replay implements ViewerControl, AutoCloseable {
         int shownState = -1;
         long last = nanoClock.getAsLong();
         long lastStatus = 0;
+        long lastSignals = 0;
         while (!closed) {
             long now = nanoClock.getAsLong();
             boolean changed;
@@ -187,6 +239,11 @@ public final class Replay implements ViewerControl, AutoCloseable {
             if (f != shownFrame) {
                 shownFrame = f;
                 hub.frame(ByteBuffer.wrap(frames.get(f).data()));
+                if (signals != null && (changed || p || now - lastSignals > 33_000_000L)) {
+                    // the raster and plots of the window ending at the frame shown
+                    lastSignals = now;
+                    hub.signals(signals.json(frameNs[f] / 1e9));
+                }
             }
             if (changed || !p && now - lastStatus > 100_000_000L) {
                 lastStatus = now;

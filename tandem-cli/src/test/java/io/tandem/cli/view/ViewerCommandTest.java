@@ -82,6 +82,18 @@ class ViewerCommandTest {
     }
 
     @Test
+    void cle_recordNotMcapOrBadPlot_oneLineExit2() {
+        String husky = "../examples/experiments/husky-braitenberg.json";
+        assertThat(run("cle", husky, "--record", tmp.resolve("x.csv").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--record writes MCAP: give a file ending in .mcap");
+        err.getBuffer().setLength(0);
+        assertThat(run("cle", husky, "--out", tmp.resolve("out").toString(), "--view", "0", "--view-plot", "husky/w"))
+                .isEqualTo(2);
+        assertThat(errLine()).isEqualTo("tandem cle: plot 'husky/w': a model plots x, y or z, not 'w' (MODEL::JOINT,"
+                + " MODEL::JOINT/position, MODEL::JOINT/velocity, or MODEL/x, /y, /z)");
+    }
+
+    @Test
     void view_notMcapOrMissing_oneLineExit2() throws IOException {
         Path text = tmp.resolve("taken.txt");
         Files.writeString(text, "iteration,sim_time_s\n", StandardCharsets.UTF_8);

@@ -230,7 +230,9 @@ class ViewerPageTest {
         browser.evaluate("tandem.send('step', 100)");
         await("tandem.signalsTimeS === 2 && tandem.paused");
         long shown = Long.parseLong(browser.evaluate("tandem.spikes"));
-        assertThat(browser.evaluate("Object.keys(tandem.plots)")).isEqualTo("[\"husky/x\",\"husky/y\"]");
+        // the experiment file's view.plots
+        assertThat(browser.evaluate("Object.keys(tandem.plots)")).isEqualTo("[\"husky/x\",\"husky/y\","
+                + "\"husky::front_left_wheel_joint/velocity\",\"husky::front_right_wheel_joint/velocity\"]");
         assertThat(browser.evaluate("tandem.plots['husky/x']")).as("a sample after each loop step").isEqualTo("100");
         assertThat(browser.evaluate("tandem.follow")).isEqualTo("\"husky\"");
         if (System.getProperty("tandem.viewer.shot") != null) {
@@ -245,6 +247,29 @@ class ViewerPageTest {
                 .mapToDouble(l -> Double.parseDouble(l.substring(0, l.indexOf(',')))).filter(ms -> ms >= 0 && ms <= 1980)
                 .count();
         assertThat(shown).isPositive().isEqualTo(recorded);
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void closedLoopReplay_rasterAndPlotsOfTheRecordedWindow() throws Exception {
+        Path out = tmp.resolve("out");
+        Path mcap = tmp.resolve("husky.mcap");
+        Run cle = new Run("cle", "../examples/experiments/husky-braitenberg.json", "--out", out.toString(), "--record",
+                mcap.toString());
+        assertThat(cle.exit.get(120, TimeUnit.SECONDS)).as("cle; err:%n%s", cle.err).isZero();
+        assertThat(cle.out.toString()).contains("record: " + mcap);
+        Run view = new Run("view", mcap.toString(), "--port", "0", "--for-s", "90");
+        browser.navigate(view.url(), WAIT);
+        await("tandem.connected && tandem.mode === 'replay' && tandem.world === 'husky_braitenberg'");
+        browser.evaluate("tandem.send('seek', 2)");
+        await("tandem.signalsTimeS === 2 && tandem.paused");
+        // the raster holds every recorded spike of [0, 2] s, the plots the experiment file's signals
+        long recorded = Files.readAllLines(out.resolve("spikes.csv"), StandardCharsets.UTF_8).stream().skip(1)
+                .mapToDouble(l -> Double.parseDouble(l.substring(0, l.indexOf(',')))).filter(ms -> ms >= 0 && ms <= 2000)
+                .count();
+        assertThat(Long.parseLong(browser.evaluate("tandem.spikes"))).isPositive().isEqualTo(recorded);
+        assertThat(browser.evaluate("Object.keys(tandem.plots).length")).isEqualTo("4");
+        assertThat(browser.evaluate("tandem.plots['husky/x']")).isEqualTo("100");
         assertThat(browser.consoleErrors()).isEmpty();
     }
 

@@ -351,7 +351,7 @@ function plot(name, data) {
   if (!p && window.uPlot) {
     const el = document.createElement('div');
     $('plots').appendChild(el);
-    const u = new window.uPlot({ title: name, width: 360, height: 150, scales: { x: { time: false } },
+    const u = new window.uPlot({ title: name, width: 340, height: 120, scales: { x: { time: false } },
       series: [{ label: 't (s)' }, { label: name, stroke: '#1e88e5' }] }, data, el);
     p = { u };
     plots.charts.set(name, p);
