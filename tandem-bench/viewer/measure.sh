@@ -3,11 +3,12 @@
 #   1. rtf:    relay.sdf (bench world's "light" world), real-time factor of the second half, without
 #              and with the page open in headless Chromium (software GL), standalone and on a
 #              distributed primary with 2 local secondaries; rounds alternate the two
-#   2. fps:    frames/s the page renders with 1000 moving (falling) boxes, the run paced to real time
+#   2. fps:    frames/s the page renders with 1000 moving (falling) boxes: live (the run paced to real
+#              time on the same cores) and replayed by tandem view (the page alone)
 #   3. record: relay.sdf for 600,000 iterations (10 minutes of simulated time), without and with
 #              --record FILE.mcap
 # Needs the built jar (./tandem builds it) and chromium on PATH. Usage:
-#   tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
+#   [TANDEM_VIEW_HZ=60] [TANDEM_VIEW_SIZE=1280,720] tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 what="${1:-all}"
@@ -24,13 +25,13 @@ rtf() { sed -n 's/.*(second half \([0-9.e+-]*\)).*/\1/p' "$1" | head -1; }
 # runs tandem sim ARGS... with --view 0 --paused, opens the page (which presses play), prints the summary's file
 with_page() {
     local out="$work/out.$RANDOM" log="$work/chromium.$RANDOM"
-    java -jar "$jar" sim "$@" --view 0 --paused --view-linger-s 0 >"$out" 2>"$out.err" &
+    java -jar "$jar" sim "$@" --view 0 --view-hz "${TANDEM_VIEW_HZ:-60}" --paused --view-linger-s 0 >"$out" 2>"$out.err" &
     local sim=$!
     local url=""
     for _ in $(seq 600); do url="$(grep -o 'http://[^ ]*/' "$out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
     [[ -n $url ]] || { echo "no viewer URL: $(cat "$out.err")" >&2; kill $sim; return 1; }
     chromium --headless=new --no-sandbox --disable-gpu --enable-unsafe-swiftshader --use-angle=swiftshader \
-        --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile.$RANDOM" --window-size=1280,720 \
+        --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile.$RANDOM" --window-size=${TANDEM_VIEW_SIZE:-1280,720} \
         --enable-logging=stderr --v=0 --remote-debugging-port=0 "${url}?log&play" >"$log" 2>&1 &
     local browser=$!
     wait $sim
@@ -42,7 +43,7 @@ with_page() {
 if [[ $what == rtf || $what == all ]]; then
     echo "# rtf: relay.sdf, second-half real-time factor, without / with the page"
     for mode in standalone distributed; do
-        extra=(); its=100000
+        extra=(); its=400000
         [[ $mode == distributed ]] && { extra=(--network-role primary --local-secondaries 2); its=40000; }
         for r in $(seq "$rounds"); do
             java -jar "$jar" sim "$relay" --iterations $its "${extra[@]}" >"$work/plain" 2>/dev/null
@@ -73,23 +74,43 @@ with open(sys.argv[1], "w") as f:
                 '</size></box></geometry><material><diffuse>0.2 0.5 0.9 1</diffuse></material></visual></link></model>\n')
     f.write('</world></sdf>\n')
 PY
-    for r in $(seq "$rounds"); do
-        read -r out log < <(with_page "$work/boxes.sdf" --iterations 6000 --rtf 1)
-        # the page's lines a second: skip the first two (start-up), then the frames/s and bodies drawn
-        grep -o 'tandem {[^}]*}' "$log" | sed 's/tandem //' | tail -n +3 | python3 -c '
+    # the page's lines a second: skip the first two (start-up), then the frames/s and bodies drawn
+    summarize() {
+        grep -o 'tandem {[^}]*}' "$1" | sed 's/tandem //' | tail -n +3 | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
 fps = sorted(r["fps"] for r in rows)
-print("round '"$r"': %d seconds, frames/s median %.1f, min %.1f; bodies drawn %d; sim %s" % (len(rows), fps[len(fps)//2] if fps else 0,
-      fps[0] if fps else 0, max((r["bodies"] for r in rows), default=0), "'"$(rtf "$out")"'"))'
+print("%d s, frames/s median %.1f, min %.1f; bodies drawn %d" % (len(rows), fps[len(fps) // 2] if fps else 0,
+      fps[0] if fps else 0, max((r["bodies"] for r in rows), default=0)))'
+    }
+    for r in $(seq "$rounds"); do
+        # live: the run (paced to real time) and the page share the machine's cores
+        read -r out log < <(with_page "$work/boxes.sdf" --iterations 8000 --rtf 1)
+        echo "round $r live (run + page on the same cores, run's RTF $(rtf "$out")): $(summarize "$log")"
+    done
+    # replay: the page alone draws the recorded run (tandem view plays it at 1x)
+    java -jar "$jar" sim "$work/boxes.sdf" --iterations 8000 --record "$work/boxes.mcap" >/dev/null 2>&1
+    for r in $(seq "$rounds"); do
+        java -jar "$jar" view "$work/boxes.mcap" --port 0 --play --for-s 9 >"$work/view.out" 2>&1 &
+        viewpid=$!
+        url=""
+        for _ in $(seq 300); do url="$(grep -o 'http://[^ ]*/' "$work/view.out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
+        chromium --headless=new --no-sandbox --disable-gpu --enable-unsafe-swiftshader --use-angle=swiftshader \
+            --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile.$RANDOM" --window-size=${TANDEM_VIEW_SIZE:-1280,720} \
+            --enable-logging=stderr --v=0 --remote-debugging-port=0 "${url}?log&play" >"$work/replay.log" 2>&1 &
+        browser=$!
+        wait $viewpid
+        kill $browser 2>/dev/null || true
+        wait $browser 2>/dev/null || true
+        echo "round $r replay (the page alone): $(summarize "$work/replay.log")"
     done
 fi
 
 if [[ $what == record || $what == all ]]; then
-    echo "# record: relay.sdf 600000 iterations (10 min simulated), second-half real-time factor and wall s"
+    echo "# record: relay.sdf 300000 iterations (10 min simulated), second-half real-time factor and wall s"
     for r in $(seq "$rounds"); do
-        /usr/bin/time -f %e -o "$work/t1" java -jar "$jar" sim "$relay" --iterations 600000 >"$work/plain" 2>/dev/null
-        /usr/bin/time -f %e -o "$work/t2" java -jar "$jar" sim "$relay" --iterations 600000 --record "$work/run.mcap" \
+        /usr/bin/time -f %e -o "$work/t1" java -jar "$jar" sim "$relay" --iterations 300000 >"$work/plain" 2>/dev/null
+        /usr/bin/time -f %e -o "$work/t2" java -jar "$jar" sim "$relay" --iterations 300000 --record "$work/run.mcap" \
             >"$work/rec" 2>/dev/null
         echo "round $r: without $(rtf "$work/plain") ($(cat "$work/t1") s), with --record $(rtf "$work/rec") ($(cat "$work/t2") s," \
             "$(du -m "$work/run.mcap" | cut -f1) MB)"

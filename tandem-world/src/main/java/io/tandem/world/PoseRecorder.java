@@ -10,7 +10,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -28,7 +30,9 @@ import java.util.Map;
  * {@code /tandem/scene} (once), {@code /tandem/state} (on every level change) and
  * {@code /tandem/frames}, a {@link io.tandem.world.view.PoseFrame} every iteration. An indexed file
  * (McapWriter). A {@link WorldView.Listener} on the stepping thread;
- * allocates its lines. A recorder made by {@link #open} closes its file in {@link #close()}; one
+ * allocates its lines. An MCAP record reads the run on the stepping thread and formats and writes
+ * on a thread of its own, in order (handed over 256 writes at a time, at most 64 batches behind;
+ * then the stepping thread waits, so nothing is lost), so a recording costs the run little more than reading its poses. A recorder made by {@link #open} closes its file in {@link #close()}; one
  * made on a writer leaves the writer to the caller.
  */
 public final class PoseRecorder implements WorldView.Listener, Closeable {
@@ -68,6 +72,20 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final McapWriter mcap;
     private final int[] mcapChannel = new int[7];
     private final long[] mcapSequence = new long[7];
+    /** MCAP: formats and writes on a thread of its own, in order, so the stepping thread only reads the run */
+    private Thread writer;
+    private static final int BATCH = 256;
+    private static final int BATCHES = 64;
+    private final java.util.concurrent.BlockingQueue<List<Runnable>> writes =
+            new java.util.concurrent.ArrayBlockingQueue<>(BATCHES);
+    private List<Runnable> batch = new ArrayList<>(BATCH);
+    private volatile Throwable writeFailure;
+    private static final Runnable END = () -> { };
+    /** the stepping thread's simulated time while the view feed sends (its sink runs on that thread) */
+    private long feedTimeNs;
+    /** MCAP: the simulated time between two iterations written on the JSON channels (0: every iteration) */
+    private long jsonPeriodNs;
+    private long nextJsonNs;
     /** the viewer's channels (MCAP): a frame every iteration, the scene and state */
     private io.tandem.world.view.ViewFeed viewFeed;
     private final boolean ownsWriter;
@@ -127,6 +145,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         r.mcapChannel[4] = w.channel(SCENE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[5] = w.channel(STATE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[6] = w.channel(FRAMES_TOPIC, 0, FRAME_ENCODING, Map.of());
+        r.writer = new Thread(r::writeLoop, "tandem-record-" + file.getFileName());
+        r.writer.setDaemon(true);
+        r.writer.start();
         return r;
     }
 
@@ -158,13 +179,39 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
      * @param json    the message, one JSON object
      */
     public void message(int channel, long timeNs, String json) {
-        byte[] b = json.getBytes(StandardCharsets.UTF_8);
-        long sequence = extraSequence.merge(channel, 1L, Long::sum) - 1;
-        try {
-            mcap.message(channel, sequence, timeNs, timeNs, b, 0, b.length);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the record: " + e.getMessage(), e);
+        failed();
+        Runnable w = () -> {
+            byte[] b = json.getBytes(StandardCharsets.UTF_8);
+            long sequence = extraSequence.merge(channel, 1L, Long::sum) - 1;
+            try {
+                mcap.message(channel, sequence, timeNs, timeNs, b, 0, b.length);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the record: " + e.getMessage(), e);
+            }
+        };
+        if (writer == null) {
+            w.run();
+        } else {
+            submit(w);
         }
+    }
+
+    /**
+     * An MCAP record: writes the JSON channels ({@code /tandem/poses}, {@code /tandem/joints},
+     * {@code /tf}) once per period of simulated time (the first iteration at or after each multiple
+     * of it) rather than every iteration; {@code /tandem/frames} keeps every iteration and
+     * {@code /tandem/events} every event. Formatting every pose as JSON text costs more than a light
+     * world's physics step; viewers draw at 60 Hz.
+     *
+     * @param periodNs the period, simulated ns; 0 for every iteration (the default)
+     * @return this recorder
+     */
+    public PoseRecorder jsonEvery(long periodNs) {
+        if (periodNs < 0) {
+            throw new IllegalArgumentException("periodNs must be >= 0, got " + periodNs);
+        }
+        jsonPeriodNs = periodNs;
+        return this;
     }
 
     /** @return the format for a file name ending in .csv, .jsonl or .mcap */
@@ -188,6 +235,21 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         if (!ownsWriter) {
             return;
         }
+        if (writer != null) {
+            submit(END);
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while finishing the record");
+            }
+            writer = null;
+            Throwable f = writeFailure;
+            if (f != null) {
+                mcap.close();
+                throw f instanceof UncheckedIOException u ? u.getCause() : new IOException(f.getMessage(), f);
+            }
+        }
         if (mcap != null) {
             mcap.close();
         } else {
@@ -197,14 +259,17 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
 
     @Override
     public void stepped(WorldView runner, long iteration, LevelManager.Changes changes) {
+        failed();
         double t = runner.simTimeNs() / 1e9;
-        timeNs = runner.simTimeNs();
-        tf.setLength(0);
+        long now = runner.simTimeNs();
+        // read the run here (the stepping thread), format and write on the writer's thread (MCAP)
+        List<String> events = changes.loadedLevels().isEmpty() && changes.unloadedLevels().isEmpty() ? List.of()
+                : new ArrayList<>(2);
         for (String level : changes.loadedLevels()) {
-            event(iteration, t, "Loaded level [" + level + "] at iteration " + iteration);
+            events.add("Loaded level [" + level + "] at iteration " + iteration);
         }
         for (String level : changes.unloadedLevels()) {
-            event(iteration, t, "Unloaded level [" + level + "] at iteration " + iteration);
+            events.add("Unloaded level [" + level + "] at iteration " + iteration);
         }
         if (linkRows == null) {
             linkRows = new HashMap<>();
@@ -224,19 +289,28 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                 }
             }
         }
-        for (String model : runner.loadedModels()) {
+        // MCAP: the JSON channels at their period of simulated time (the first iteration, then each period);
+        // the frames below hold every iteration
+        boolean rows = mcap == null || jsonPeriodNs == 0 || iteration == 0 || now >= nextJsonNs;
+        if (rows && mcap != null && jsonPeriodNs > 0) {
+            nextJsonNs = (now / jsonPeriodNs + 1) * jsonPeriodNs;
+        }
+        List<Object> captured = rows ? new ArrayList<>() : List.of(); // name, Pose (a row) or name, Double (a joint)
+        for (String model : rows ? runner.loadedModels() : List.<String>of()) {
             Pose p = runner.modelPose(model);
             if (p == null) {
                 continue;
             }
-            row(iteration, t, model, p);
+            captured.add(model);
+            captured.add(p);
             // a model of several links (a robot): a row per link too, named as Gazebo scopes it
             String[] links = linkRows.get(model);
             if (links != null) {
                 for (int i = 0; i < links.length; i++) {
                     Pose l = runner.linkPose(model, i);
                     if (l != null) {
-                        row(iteration, t, links[i], l);
+                        captured.add(links[i]);
+                        captured.add(l);
                     }
                 }
                 // and its joints' coordinates (revolute, continuous, prismatic; others have none)
@@ -244,57 +318,141 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                 for (int i = 0; i < joints.length; i++) {
                     double q = runner.jointPosition(model, i);
                     if (!Double.isNaN(q)) {
-                        String line = format == Format.CSV ? iteration + "," + t + "," + joints[i] + "," + q + ",,,,,,,joint\n"
-                                : "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"joint\":\"" + json(joints[i])
-                                        + "\",\"position\":" + q + "}\n";
-                        emit(1, line);
+                        captured.add(joints[i]);
+                        captured.add(q);
                     }
                 }
+            }
+        }
+        if (writer == null) {
+            format(iteration, t, now, events, captured);
+            return;
+        }
+        if (rows || !events.isEmpty()) {
+            submit(() -> format(iteration, t, now, events, captured));
+        }
+        if (viewFeed == null) {
+            viewFeed = new io.tandem.world.view.ViewFeed(new io.tandem.world.view.SceneDescription(runner.world()),
+                    runner.world(), new io.tandem.world.view.ViewFeed.Sink() {
+                        @Override
+                        public void scene(String json) {
+                            long at = feedTimeNs;
+                            submit(() -> emit(4, json + "\n", at));
+                        }
+
+                        @Override
+                        public void state(String json) {
+                            long at = feedTimeNs;
+                            submit(() -> emit(5, json + "\n", at));
+                        }
+
+                        @Override
+                        public void frame(java.nio.ByteBuffer frame) {
+                            long at = feedTimeNs;
+                            submit(() -> message(6, frame.array(), frame.limit(), at));
+                        }
+                    }, () -> 0L, 0, Map::of);
+        }
+        feedTimeNs = now;
+        viewFeed.stepped(runner, iteration, changes);
+    }
+
+    /** Writes one iteration's events, rows, joints and (MCAP) /tf message: the writer's thread for MCAP. */
+    private void format(long iteration, double t, long now, List<String> events, List<Object> captured) {
+        timeNs = now;
+        tf.setLength(0);
+        for (String e : events) {
+            event(iteration, t, e);
+        }
+        for (int k = 0; k < captured.size(); k += 2) {
+            String name = (String) captured.get(k);
+            Object v = captured.get(k + 1);
+            if (v instanceof Pose p) {
+                row(iteration, t, name, p);
+            } else {
+                double q = (Double) v;
+                String line = format == Format.CSV ? iteration + "," + t + "," + name + "," + q + ",,,,,,,joint\n"
+                        : "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"joint\":\"" + json(name)
+                                + "\",\"position\":" + q + "}\n";
+                emit(1, line);
             }
         }
         if (mcap != null && tf.length() > 0) {
             emit(3, "{\"transforms\":[" + tf + "]}\n");
         }
-        if (mcap != null) {
-            if (viewFeed == null) {
-                viewFeed = new io.tandem.world.view.ViewFeed(new io.tandem.world.view.SceneDescription(runner.world()),
-                        runner.world(), new io.tandem.world.view.ViewFeed.Sink() {
-                            @Override
-                            public void scene(String json) {
-                                emit(4, json + "\n");
-                            }
-
-                            @Override
-                            public void state(String json) {
-                                emit(5, json + "\n");
-                            }
-
-                            @Override
-                            public void frame(java.nio.ByteBuffer frame) {
-                                message(6, frame.array(), frame.limit());
-                            }
-                        }, () -> 0L, 0, Map::of);
-            }
-            viewFeed.stepped(runner, iteration, changes);
-        }
     }
 
-    /** A line to the file, or its JSON object to MCAP channel k (without the newline). */
+    /** A line to the file, or its JSON object to MCAP channel k (without the newline), at this iteration's time. */
     private void emit(int k, String line) {
+        emit(k, line, timeNs);
+    }
+
+    private void emit(int k, String line, long atNs) {
         if (mcap == null) {
             write(line);
             return;
         }
         byte[] b = line.getBytes(StandardCharsets.UTF_8);
-        message(k, b, b.length - 1);
+        message(k, b, b.length - 1, atNs);
     }
 
-    /** The first length bytes of b as a message on MCAP channel k, at this iteration's time. */
-    private void message(int k, byte[] b, int length) {
+    /** The first length bytes of b as a message on MCAP channel k, logged at atNs (the writer's thread). */
+    private void message(int k, byte[] b, int length, long atNs) {
         try {
-            mcap.message(mcapChannel[k], mcapSequence[k]++, timeNs, timeNs, b, 0, length);
+            mcap.message(mcapChannel[k], mcapSequence[k]++, atNs, atNs, b, 0, length);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adds a write to the batch for the writer's thread, handing the batch over when it is full
+     * (one wake-up of that thread per {@link #BATCH} writes, not one per iteration); waits while the
+     * writer is {@link #BATCHES} batches behind (a record loses nothing).
+     */
+    private void submit(Runnable task) {
+        batch.add(task);
+        if (batch.size() >= BATCH || task == END) {
+            try {
+                writes.put(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UncheckedIOException(new java.io.InterruptedIOException("interrupted while recording"));
+            }
+            batch = new ArrayList<>(BATCH);
+        }
+    }
+
+    /** Rethrows, on the stepping thread, a failure of the writer's thread. */
+    private void failed() {
+        Throwable f = writeFailure;
+        if (f != null) {
+            throw f instanceof UncheckedIOException u ? u : new UncheckedIOException(new IOException(f.getMessage(), f));
+        }
+    }
+
+    /** The writer's thread: runs the writes in order until the end marker. */
+    private void writeLoop() {
+        while (true) {
+            List<Runnable> tasks;
+            try {
+                tasks = writes.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (Runnable task : tasks) {
+                if (task == END) {
+                    return;
+                }
+                if (writeFailure != null) {
+                    continue; // drain: the stepping thread reports the failure
+                }
+                try {
+                    task.run();
+                } catch (RuntimeException | Error e) {
+                    writeFailure = e;
+                }
+            }
         }
     }
 

@@ -75,6 +75,9 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     private int[] firstBody;
     /** per model index: the inverse of that body's frame in its link (set by rebuild) */
     private Pose[] bodyInLinkInverse;
+    /** per model handle, per link: its body now (-1 while not simulated), and its bodyInLink inverse */
+    private int[][] linkBody;
+    private Pose[][] linkBodyInLinkInverse;
     /** scratch of the position reader (the level manager's per-step reads) */
     private final double[] poseScratch = new double[PoseMath.VALUES];
     /** the level manager's position reader, made once (a method reference per step would allocate) */
@@ -137,8 +140,13 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         firstLinkInModelInverse = new Pose[count];
         firstBody = new int[count];
         bodyInLinkInverse = new Pose[count];
+        linkBody = new int[count][];
+        linkBodyInLinkInverse = new Pose[count][];
         for (int mi = 0; mi < count; mi++) {
             World.Model m = world.models().get(mi);
+            linkBody[mi] = new int[m.links().size()];
+            java.util.Arrays.fill(linkBody[mi], -1);
+            linkBodyInLinkInverse[mi] = new Pose[m.links().size()];
             models.put(m.name(), m);
             modelIndex.put(m.name(), mi);
             if (!m.links().isEmpty()) {
@@ -299,6 +307,24 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         }
         PoseMath.modelPose(state.pos, 3 * b, state.quat, 4 * b, bodyInLinkInverse[handle], firstLinkInModelInverse[handle],
                 out, 0);
+        return true;
+    }
+
+    /**
+     * A link's frame now, written into an array: bitwise the values of {@link #linkPose(String, int)}.
+     * Allocates nothing; call it on the runner's thread.
+     *
+     * @param handle from {@link #modelHandle}
+     * @param link   the index of one of the model's links
+     * @param out    receives x, y, z (m), then the unit quaternion qw, qx, qy, qz at 0..6
+     * @return false, out untouched, while the model is not loaded
+     */
+    public boolean linkPose(int handle, int link, double[] out) {
+        int b = linkBody[handle][link];
+        if (b < 0) {
+            return false;
+        }
+        PoseMath.linkPose(state.pos, 3 * b, state.quat, 4 * b, linkBodyInLinkInverse[handle][link], out, 0);
         return true;
     }
 
@@ -523,6 +549,11 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 PhysicsCompiler.BodyRef ref = compiled.bodies().get(b);
                 firstBody[mi] = ref.body();
                 bodyInLinkInverse[mi] = ref.bodyInLink().inverse();
+            }
+            for (int l = 0; l < m.links().size(); l++) {
+                Integer lb = bodyOf.get(PhysicsCompiler.Compiled.key(m.name(), m.links().get(l).name()));
+                linkBody[mi][l] = lb == null ? -1 : compiled.bodies().get(lb).body();
+                linkBodyInLinkInverse[mi][l] = lb == null ? null : compiled.bodies().get(lb).bodyInLink().inverse();
             }
         }
     }

@@ -80,7 +80,8 @@ public final class CleCommand implements Callable<Integer> {
     Path plot;
 
     @Option(names = "--record", paramLabel = "FILE.mcap", description = "Record the run as MCAP (written when it ends):"
-            + " the world as tandem sim --record records it (poses, /tf, the viewer's scene and frames), plus /tandem/spikes"
+            + " the world as tandem sim --record records it (poses and /tf 60 times a simulated second, the viewer's scene and"
+            + " every iteration's frame), plus /tandem/spikes"
             + " (each loop step's new spikes) and /tandem/signals (the plotted signals, see --view-plot); replay it with"
             + " tandem view FILE.mcap.")
     Path record;
@@ -216,7 +217,8 @@ public final class CleCommand implements Callable<Integer> {
                 if (record != null) {
                     try {
                         recordFile = io.tandem.world.OutputFile.start(record);
-                        recorder = io.tandem.world.PoseRecorder.open(recordFile.temp(), io.tandem.world.PoseRecorder.Format.MCAP);
+                        recorder = io.tandem.world.PoseRecorder.open(recordFile.temp(), io.tandem.world.PoseRecorder.Format.MCAP)
+                                .jsonEvery(1_000_000_000L / 60);
                         channels[0] = recorder.jsonChannel("/tandem/spikes", java.util.Map.of("recorders",
                                 String.join(",", signals.recorders()), "fields", "[time_s, recorder index, node]"));
                         channels[1] = recorder.jsonChannel("/tandem/signals", java.util.Map.of());

@@ -65,6 +65,12 @@ public final class SimCommand implements Callable<Integer> {
             + " events, to FILE (.csv or .jsonl; .mcap adds /tf frames for Foxglove, Lichtblick and Rerun).")
     Path record;
 
+    @Option(names = "--record-hz", paramLabel = "HZ", defaultValue = "60", description = "A .mcap record: how many times"
+            + " per simulated second the JSON channels (/tandem/poses, /tandem/joints, /tf) are written (default:"
+            + " ${DEFAULT-VALUE}; 0: every iteration); /tandem/frames holds every iteration's poses (single precision)"
+            + " and /tandem/events every event. CSV and JSON lines records hold every iteration.")
+    double recordHz;
+
     @Option(names = "--view", arity = "0..1", fallbackValue = "8080", paramLabel = "PORT", description = "Serve the"
             + " viewer at http://127.0.0.1:PORT/ (default port 8080; 0: any free port; the URL is printed): the 3D scene,"
             + " a HUD, play / pause / step / reset, a follow camera, levels, performers and which secondary owns each"
@@ -227,6 +233,10 @@ public final class SimCommand implements Callable<Integer> {
         if (physics.threads() < 1 || solverIterations != null && solverIterations < 1) {
             throw new ParameterException(spec.commandLine(), "--threads and --solver-iterations must be >= 1");
         }
+        if (!(recordHz >= 0) || Double.isInfinite(recordHz)) {
+            throw new ParameterException(spec.commandLine(), "--record-hz must be a finite number >= 0 (0: every iteration),"
+                    + " got " + recordHz);
+        }
         if (viewPort == null) {
             for (String o : new String[] {"--view-bind", "--view-hz", "--follow", "--paused", "--view-linger-s"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
@@ -309,7 +319,8 @@ public final class SimCommand implements Callable<Integer> {
             int code;
             try (io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
                  OutputFile rec = record == null ? null : OutputFile.start(record)) {
-                try (PoseRecorder recorder = rec == null ? null : PoseRecorder.open(rec.temp(), format)) {
+                try (PoseRecorder recorder = rec == null ? null
+                        : PoseRecorder.open(rec.temp(), format).jsonEvery(recordPeriodNs())) {
                     code = DistributedSim.primary(options, recorder, out, err, stop);
                 }
                 if (code == 0 && rec != null) {
@@ -324,7 +335,8 @@ public final class SimCommand implements Callable<Integer> {
              OutputFile rec = record == null ? null : OutputFile.start(record)) {
             long done;
             LiveViewer viewer = null;
-            try (PoseRecorder recorder = rec == null ? null : PoseRecorder.open(rec.temp(), format)) {
+            try (PoseRecorder recorder = rec == null ? null
+                        : PoseRecorder.open(rec.temp(), format).jsonEvery(recordPeriodNs())) {
                 RunControl control = new RunControl(startPaused, recorder == null ? null
                         : "reset is off while recording (--record): the record would run backwards; restart the run instead");
                 if (view != null) {
@@ -363,6 +375,11 @@ public final class SimCommand implements Callable<Integer> {
             progress.phase("compiling the physics of " + w.models().size() + " models");
             return new WorldRunner(w, settings, useLevels);
         }
+    }
+
+    /** @return --record-hz as a period of simulated time, ns (0: every iteration) */
+    private long recordPeriodNs() {
+        return recordHz == 0 ? 0 : Math.max(1, Math.round(1e9 / recordHz));
     }
 
     /** The viewer's settings, as given on the command line. */

@@ -69,7 +69,8 @@ class SimCommandTest {
         Path jsonl = tmp.resolve("a.jsonl");
         Path mcap = tmp.resolve("a.mcap");
         assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", jsonl.toString())).isZero();
-        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", mcap.toString())).isZero();
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", mcap.toString(), "--record-hz",
+                "0")).isZero();
         io.tandem.world.record.McapReader.Recording r = io.tandem.world.record.McapReader.read(mcap);
         assertThat(r.complete()).isTrue();
         assertThat(r.chunks()).isPositive();
@@ -96,6 +97,15 @@ class SimCommandTest {
         assertThat(r.channels().values()).anySatisfy(c -> assertThat(c.schemaName()).isEqualTo("foxglove.FrameTransforms"));
         assertThat(new String(tf.get(1).data(), java.nio.charset.StandardCharsets.UTF_8))
                 .startsWith("{\"transforms\":[{\"timestamp\":{\"sec\":0,\"nsec\":1000000},\"parent_frame_id\":\"world\"");
+        // by default the JSON channels hold 60 iterations a simulated second (the first at or after each
+        // 1/60 s), the frames every iteration
+        Path light = tmp.resolve("b.mcap");
+        assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", light.toString())).isZero();
+        io.tandem.world.record.McapReader.Recording b = io.tandem.world.record.McapReader.read(light);
+        java.util.List<Long> tfTimes = b.topic("/tf").stream().map(io.tandem.world.record.McapReader.Message::logTimeNs).toList();
+        assertThat(tfTimes).hasSize(36).startsWith(0L, 17_000_000L, 34_000_000L);
+        assertThat(b.topic("/tandem/frames")).hasSize(601);
+        assertThat(b.topic("/tandem/events").size()).isEqualTo(events.size());
     }
 
     @Test

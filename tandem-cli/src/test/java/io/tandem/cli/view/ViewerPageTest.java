@@ -142,8 +142,8 @@ class ViewerPageTest {
         Map<String, List<Object>> at10 = poses();
         assertThat(at10.keySet()).containsExactlyInAnyOrderElementsOf(loaded.stream().map(m -> m + "::" + (m.equals("ball")
                 ? "body" : m.equals("cloud") ? "puff" : "slab")).toList());
-        // the follow camera: the ball in the middle of the picture, a frame of it moving later too
-        await("tandem.renderedFrames > 3");
+        // the follow camera: the ball in the middle of the picture (drawn on demand: iteration 10 is drawn)
+        await("tandem.drawnIteration === 10");
         byte[] shot = browser.screenshotPng();
         if (System.getProperty("tandem.viewer.shot") != null) {
             Files.write(Path.of(System.getProperty("tandem.viewer.shot")), shot);
@@ -189,7 +189,9 @@ class ViewerPageTest {
     @Test
     void replay_seekWhilePaused_landsOnTheRecordedPosesAndStaysPaused() throws Exception {
         Path mcap = tmp.resolve("drop.mcap");
-        Run sim = new Run("sim", DROP.toString(), "--levels", "--iterations", "400", "--record", mcap.toString());
+        // every iteration's pose rows too (--record-hz 0), to compare with
+        Run sim = new Run("sim", DROP.toString(), "--levels", "--iterations", "400", "--record", mcap.toString(),
+                "--record-hz", "0");
         assertThat(sim.exit.get(60, TimeUnit.SECONDS)).as("sim; err:%n%s", sim.err).isZero();
         Run view = new Run("view", mcap.toString(), "--port", "0", "--for-s", "90");
         assertThat(view.url()).startsWith("http://127.0.0.1:");
@@ -236,7 +238,7 @@ class ViewerPageTest {
         assertThat(browser.evaluate("tandem.plots['husky/x']")).as("a sample after each loop step").isEqualTo("100");
         assertThat(browser.evaluate("tandem.follow")).isEqualTo("\"husky\"");
         if (System.getProperty("tandem.viewer.shot") != null) {
-            await("tandem.renderedFrames > 3");
+            await("tandem.drawnIteration > 0");
             Files.write(Path.of(System.getProperty("tandem.viewer.shot") + ".cle.png"), browser.screenshotPng());
         }
         browser.evaluate("tandem.send('play')");

@@ -99,6 +99,17 @@ public final class PoseMath {
     }
 
     /**
+     * {@link #linkPose(double[], int, double[], int, Pose)} into {@code out[o..o+6]} (x, y, z, qw, qx,
+     * qy, qz), allocating nothing.
+     *
+     * @param bodyInLinkInverse {@code bodyInLink.inverse()} of the link's body
+     */
+    public static void linkPose(double[] pos, int p, double[] quat, int q, Pose bodyInLinkInverse, double[] out, int o) {
+        set(out, o, pos[p], pos[p + 1], pos[p + 2], quat[q], quat[q + 1], quat[q + 2], quat[q + 3]);
+        compose(out, o, bodyInLinkInverse, out, o);
+    }
+
+    /**
      * A link's frame from its body's state: the one formula of the runner and of the distributed
      * primary's scene, so both give bitwise the same link poses from the same state.
      */

@@ -3,6 +3,7 @@ package io.tandem.world.view;
 import io.tandem.world.Geometry;
 import io.tandem.world.Pose;
 import io.tandem.world.World;
+import io.tandem.world.WorldRunner;
 import io.tandem.world.WorldView;
 import io.tandem.world.mesh.TriangleMesh;
 import java.nio.ByteBuffer;
@@ -30,6 +31,8 @@ public final class SceneDescription {
     private final World world;
     private final String[] model;
     private final int[] link;
+    /** each entity's model's index in the world (a WorldRunner's model handle) */
+    private final int[] modelIndex;
     private final boolean[] isStatic;
     private final int dynamicCount;
     private final String json;
@@ -40,8 +43,11 @@ public final class SceneDescription {
         List<String> models = new ArrayList<>();
         List<Integer> links = new ArrayList<>();
         List<Boolean> statics = new ArrayList<>();
-        for (World.Model m : world.models()) {
+        List<Integer> indexes = new ArrayList<>();
+        for (int mi = 0; mi < world.models().size(); mi++) {
+            World.Model m = world.models().get(mi);
             for (int l = 0; l < m.links().size(); l++) {
+                indexes.add(mi);
                 models.add(m.name());
                 links.add(l);
                 statics.add(m.isStatic());
@@ -50,10 +56,12 @@ public final class SceneDescription {
         int n = models.size();
         model = models.toArray(new String[0]);
         link = new int[n];
+        modelIndex = new int[n];
         isStatic = new boolean[n];
         int dynamic = 0;
         for (int i = 0; i < n; i++) {
             link[i] = links.get(i);
+            modelIndex[i] = indexes.get(i);
             isStatic[i] = statics.get(i);
             dynamic += isStatic[i] ? 0 : 1;
         }
@@ -90,14 +98,25 @@ public final class SceneDescription {
      * The moving entities' poses now: every link of every loaded model that is not static.
      *
      * @param view the run, read on its stepping thread
-     * @return a new buffer holding one {@link PoseFrame} (position 0, limit its length)
+     * @return a new buffer holding one {@link PoseFrame} (position 0, limit its length); the only
+     *         allocation besides a scratch array for a {@link WorldRunner}
      */
     public ByteBuffer frame(WorldView view) {
         ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(dynamicCount));
         b.position(PoseFrame.HEADER_BYTES);
         int n = 0;
+        // a runner's link poses by handle: no lookup by name, no Pose per link (a recording packs every iteration)
+        WorldRunner runner = view instanceof WorldRunner r ? r : null;
+        double[] q = runner == null ? null : new double[WorldRunner.POSE_VALUES];
         for (int i = 0; i < model.length; i++) {
             if (isStatic[i]) {
+                continue;
+            }
+            if (runner != null) {
+                if (runner.linkPose(modelIndex[i], link[i], q)) {
+                    PoseFrame.writeRecord(b, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
+                    n++;
+                }
                 continue;
             }
             Pose p = view.linkPose(model[i], link[i]);

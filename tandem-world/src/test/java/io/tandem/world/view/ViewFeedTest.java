@@ -112,6 +112,31 @@ class ViewFeedTest {
     }
 
     @Test
+    void linkPoseByHandle_robot_bitwiseTheAllocatingReader() {
+        java.nio.file.Path urdf = java.nio.file.Path.of("../examples/robots/pendulum/pendulum.urdf");
+        World w = io.tandem.world.urdf.UrdfLoader.load(urdf, warning -> { });
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            for (int i = 0; i < 300; i++) {
+                r.step();
+            }
+            double[] out = new double[WorldRunner.POSE_VALUES];
+            int checked = 0;
+            for (int mi = 0; mi < w.models().size(); mi++) {
+                World.Model m = w.models().get(mi);
+                for (int l = 0; l < m.links().size(); l++) {
+                    Pose p = r.linkPose(m.name(), l);
+                    assertThat(r.linkPose(mi, l, out)).isEqualTo(p != null);
+                    if (p != null) {
+                        assertThat(out).containsExactly(p.x(), p.y(), p.z(), p.qw(), p.qx(), p.qy(), p.qz());
+                        checked++;
+                    }
+                }
+            }
+            assertThat(checked).isGreaterThan(1);
+        }
+    }
+
+    @Test
     void feed_manualClock_framesAtMostOncePerPeriodAndStateOnLevelChanges() {
         World w = GazeboWorlds.example("drop.sdf");
         Collected sink = new Collected();

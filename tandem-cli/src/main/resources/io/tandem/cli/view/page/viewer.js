@@ -8,7 +8,7 @@ const T = window.tandem = {
   connected: false, mode: 'live', world: null,
   iteration: 0, simTimeS: 0, paused: false, ended: null,
   bodies: 0, models: [], loaded: [], levels: [], owners: {}, peers: [],
-  frames: 0, renderedFrames: 0, fps: 0, rtf: null, follow: null, notice: null, replay: null,
+  frames: 0, renderedFrames: 0, drawnIteration: -1, fps: 0, rtf: null, follow: null, notice: null, replay: null,
   spikes: 0, signalsTimeS: null, plots: {},
   send(op, value) { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ op, value: value ?? 0 })); },
   // a rendered entity's pose, by 'model::link': [x, y, z, qx, qy, qz, qw] (world frame, m)
@@ -71,10 +71,12 @@ function geometry(g) {
   }
 }
 
+// Lambert shading: a fraction of the physically based material's per-pixel cost, which matters on
+// software GL (SwiftShader: headless browsers, machines without a GPU)
 function material(rgba, plane) {
-  return new THREE.MeshStandardMaterial({
+  return new THREE.MeshLambertMaterial({
     color: new THREE.Color(rgba[0], rgba[1], rgba[2]), transparent: rgba[3] < 1, opacity: rgba[3],
-    side: plane ? THREE.DoubleSide : THREE.FrontSide, roughness: 0.75, metalness: 0.05,
+    side: plane ? THREE.DoubleSide : THREE.FrontSide,
   });
 }
 
@@ -276,6 +278,7 @@ function applyFrame(buf) {
   }
   countBodies();
   lastFrame = buf;
+  dirty = true;
 }
 
 let status = null;
@@ -388,8 +391,9 @@ function hud() {
   lines.push(`sim time  ${T.simTimeS.toFixed(3)} s`);
   lines.push(`RTF       ${T.rtf == null || T.paused ? '-' : T.rtf.toFixed(2)}`);
   lines.push(`bodies    ${T.bodies}   ${T.fps.toFixed(0)} fps`);
-  $('counters').textContent = lines.join('\n');
-  $('notice').textContent = T.notice || '';
+  const text = lines.join('\n');
+  if ($('counters').textContent !== text) $('counters').textContent = text;
+  if ($('notice').textContent !== (T.notice || '')) $('notice').textContent = T.notice || '';
 }
 
 function resize() {
@@ -398,29 +402,39 @@ function resize() {
     renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(1, h);
     camera.updateProjectionMatrix();
+    return true;
   }
+  return false;
 }
 
 let fpsFrames = 0, fpsStart = performance.now(), hudAt = 0;
+// drawn on demand: a new frame, state, scene or camera move; an idle page costs (almost) nothing
+let dirty = true;
+const redraw = () => { dirty = true; };
+controls.addEventListener('change', redraw);
 const LOG = new URLSearchParams(location.search).has('log');
 // ?play: press play once connected (a paused run started for a measurement)
 let playOnStatus = new URLSearchParams(location.search).has('play');
 function render() {
   requestAnimationFrame(render);
-  resize();
-  updateFollow();
-  updatePerformers();
-  controls.update();
-  renderer.render(scene3, camera);
-  T.renderedFrames++;
-  fpsFrames++;
   const now = performance.now();
+  if (resize()) dirty = true;
+  if (dirty) {
+    dirty = false;
+    updateFollow();
+    updatePerformers();
+    controls.update();
+    renderer.render(scene3, camera);
+    T.renderedFrames++;
+    T.drawnIteration = T.iteration;
+    fpsFrames++;
+  }
   if (now - fpsStart >= 1000) {
     T.fps = (fpsFrames * 1000) / (now - fpsStart); fpsFrames = 0; fpsStart = now; drawRaster();
     // ?log: a line a second on the console, for measurements in a headless browser (--enable-logging=stderr)
     if (LOG) console.log('tandem ' + JSON.stringify({ fps: +T.fps.toFixed(1), bodies: T.bodies, iteration: T.iteration, frames: T.frames }));
   }
-  if (now - hudAt >= 100) { hudAt = now; hud(); }
+  if (now - hudAt >= 250) { hudAt = now; hud(); }
 }
 
 let ws = null;
@@ -440,7 +454,7 @@ function connect() {
       case 'notice': T.notice = s.text; break;
       default: break;
     }
-    hud();
+    dirty = true;
   };
 }
 
@@ -452,8 +466,10 @@ $('reset').onclick = () => T.send('reset');
 $('seek').oninput = () => { seeking = true; };
 $('seek').onchange = () => { seeking = false; T.send('seek', Number($('seek').value)); };
 $('speed').onchange = () => T.send('speed', Number($('speed').value));
-$('follow').onchange = () => { T.follow = $('follow').value || null; };
-$('showOwners').onchange = applyOwners;
+$('follow').onchange = () => { T.follow = $('follow').value || null; dirty = true; };
+$('showOwners').onchange = () => { applyOwners(); dirty = true; };
+$('showLevels').onchange = redraw;
+$('showPerformers').onchange = redraw;
 
 connect();
 render();
