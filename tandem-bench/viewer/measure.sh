@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The viewer's performance figures (issue 18), side by side in one sitting on this machine:
 #   1. rtf:    relay.sdf (bench world's "light" world), real-time factor of the second half, without
-#              and with the page open in headless Chromium (software GL), standalone and on a
-#              distributed primary with 2 local secondaries; rounds alternate the two
+#              and with the page open in headless Chromium (software GL), and with a WebSocket client
+#              that draws nothing (the server's own cost), standalone and on a distributed primary
+#              with 2 local secondaries; rounds alternate them
 #   2. fps:    frames/s the page renders with 1000 moving (falling) boxes: live (the run paced to real
 #              time on the same cores) and replayed by tandem view (the page alone)
 #   3. record: relay.sdf for 600,000 iterations (10 minutes of simulated time), without and with
@@ -40,6 +41,35 @@ with_page() {
     echo "$out" "$log"
 }
 
+# a WebSocket client that presses play and reads every message, drawing nothing: the server's own cost
+cat >"$work/client.py" <<'PY'
+import base64, os, socket, sys
+port = int(sys.argv[1])
+s = socket.create_connection(("127.0.0.1", port))
+s.send(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, base64.b64encode(os.urandom(16)).decode())).encode())
+data = b""
+while b"\r\n\r\n" not in data:
+    data += s.recv(4096)
+payload, mask = b'{"op":"play"}', os.urandom(4)
+s.send(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+while s.recv(65536):
+    pass
+PY
+
+# runs tandem sim ARGS... with --view 0 --paused and the drawing-nothing client; prints the summary's file
+with_client() {
+    local out="$work/out.$RANDOM"
+    java -jar "$jar" sim "$@" --view 0 --paused --view-linger-s 0 >"$out" 2>"$out.err" &
+    local sim=$!
+    local url=""
+    for _ in $(seq 600); do url="$(grep -o 'http://[^ ]*/' "$out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
+    local port="${url##*:}"
+    python3 "$work/client.py" "${port%/}" >/dev/null 2>&1 &
+    wait $sim
+    echo "$out"
+}
+
 if [[ $what == rtf || $what == all ]]; then
     echo "# rtf: relay.sdf, second-half real-time factor, without / with the page"
     for mode in standalone distributed; do
@@ -49,7 +79,9 @@ if [[ $what == rtf || $what == all ]]; then
             java -jar "$jar" sim "$relay" --iterations $its "${extra[@]}" >"$work/plain" 2>/dev/null
             read -r out log < <(with_page "$relay" --iterations $its "${extra[@]}")
             frames="$(grep -o '"frames":[0-9]*' "$log" | tail -1 | cut -d: -f2)"
-            echo "$mode round $r: without $(rtf "$work/plain"), with page $(rtf "$out") (page got ${frames:-0} frames)"
+            client="$(with_client "$relay" --iterations $its "${extra[@]}")"
+            echo "$mode round $r: without $(rtf "$work/plain"), with page $(rtf "$out") (page got ${frames:-0} frames)," \
+                "with a client drawing nothing $(rtf "$client")"
         done
     done
 fi
