@@ -86,30 +86,14 @@ public final class CleCommand implements Callable<Integer> {
             + " tandem view FILE.mcap.")
     Path record;
 
-    @Option(names = "--view", arity = "0..1", fallbackValue = "8080", paramLabel = "PORT", description = "Serve the viewer"
-            + " at http://127.0.0.1:PORT/ (default port 8080; 0: any free port; the URL is printed): the world in 3D, a"
-            + " spike raster of the last 2 s, rolling plots (--view-plot), play / pause / step N loop steps.")
-    Integer viewPort;
-
-    @Option(names = "--view-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = "With --view: the"
-            + " address to listen on (default: ${DEFAULT-VALUE}).")
-    String viewBind;
+    /** --view, --view-bind, --follow, --paused, --view-linger-s */
+    @picocli.CommandLine.Mixin
+    io.tandem.cli.view.ViewOptions view;
 
     @Option(names = "--view-plot", paramLabel = "SIGNAL", description = "With --view: a rolling 10 s plot of MODEL::JOINT"
             + " (position), MODEL::JOINT/velocity or MODEL/x, /y, /z (repeatable). Default: the experiment file's"
             + " view.plots, else the robot's x and y.")
     List<String> viewPlots = new ArrayList<>();
-
-    @Option(names = "--follow", paramLabel = "MODEL", description = "With --view: the camera follows this model (default:"
-            + " the experiment file's view.follow, else its robot).")
-    String follow;
-
-    @Option(names = "--paused", description = "With --view: start paused (run it from the page).")
-    boolean startPaused;
-
-    @Option(names = "--view-linger-s", paramLabel = "S", defaultValue = "-1", description = "With --view: how long the"
-            + " page is served after the run ends (default: until Ctrl-C).")
-    double viewLingerS;
 
     /** Used by picocli. */
     public CleCommand() {
@@ -134,22 +118,13 @@ public final class CleCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
-        if (viewPort == null) {
-            for (String o : new String[] {"--view-bind", "--view-plot", "--follow", "--paused", "--view-linger-s"}) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                    throw new ParameterException(spec.commandLine(), o + " needs --view");
-                }
-            }
-        } else if (viewPort < 0 || viewPort > 65535) {
-            throw new ParameterException(spec.commandLine(), "--view takes a port in 0..65535 (0: any free one), got "
-                    + viewPort);
-        }
+        view.check(spec, "--view-plot");
         if (record != null && !record.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mcap")) {
             throw new ParameterException(spec.commandLine(), "--record writes MCAP: give a file ending in .mcap, got '"
                     + record + "' (the CSV outputs go to --out)");
         }
-        if ((viewPort != null || record != null) && separate.contains(ExperimentRunner.WORLD)) {
-            throw new ParameterException(spec.commandLine(), (viewPort != null ? "--view" : "--record") + " needs the world in"
+        if ((view.on() || record != null) && separate.contains(ExperimentRunner.WORLD)) {
+            throw new ParameterException(spec.commandLine(), (view.on() ? "--view" : "--record") + " needs the world in"
                     + " this process: it cannot be used with --separate world");
         }
         ExperimentOverrides overrides;
@@ -198,15 +173,15 @@ public final class CleCommand implements Callable<Integer> {
             CleViewer cleViewer = null;
             CleSignals signals = null;
             int[] channels = new int[2];
-            if (viewPort != null || record != null) {
+            if (view.on() || record != null) {
                 io.tandem.world.WorldRunner world = worldOf(r);
                 try {
                     if (world == null) {
                         throw new IllegalArgumentException(experiment + ": experiment '" + f.name() + "' has no world to "
-                                + (viewPort != null ? "view" : "record"));
+                                + (view.on() ? "view" : "record"));
                     }
                     signals = new CleSignals(world, r.loop().allSpikeTrains(), plots(f, robot));
-                    if (viewPort != null) {
+                    if (view.on()) {
                         cleViewer = startViewer(r, world, signals, f, total, robot, stdout);
                         viewer = cleViewer.viewer();
                     }
@@ -319,7 +294,7 @@ public final class CleCommand implements Callable<Integer> {
             if (cv != null) {
                 cv.ended(stop.isRequested() ? "stopped after " + result.steps() + " loop steps" : "finished after "
                         + result.steps() + " loop steps");
-                viewer.linger(viewLingerS, stop::isRequested, stdout);
+                viewer.linger(view.lingerS(), stop::isRequested, stdout);
             }
             return stop.isRequested() ? 130 : 0;
         } finally {
@@ -367,6 +342,7 @@ public final class CleCommand implements Callable<Integer> {
     private CleViewer startViewer(ExperimentRunner r, io.tandem.world.WorldRunner world, CleSignals signals,
                                   ExperimentFile f, long total, String robot, PrintWriter stdout) {
         // the command line, else the experiment file's view section, else the robot
+        String follow = view.follow();
         String followed = follow != null ? follow : f.view().follow().orElse(robot);
         if (followed != null && (follow != null || f.view().follow().isPresent())) {
             String refused = io.tandem.cli.view.LiveViewer.followRefusal(world.world(), followed);
@@ -376,12 +352,12 @@ public final class CleCommand implements Callable<Integer> {
             }
         }
         CleViewer[] holder = new CleViewer[1];
-        io.tandem.cli.view.LiveViewer v = io.tandem.cli.view.LiveViewer.start(world.world(), "closed loop", viewBind, viewPort,
+        io.tandem.cli.view.LiveViewer v = io.tandem.cli.view.LiveViewer.start(world.world(), "closed loop", view.bind(), view.port(),
                 io.tandem.cli.view.LiveViewer.DEFAULT_PERIOD_NS, (op, value) -> holder[0].apply(op, value),
                 java.util.Map::of, followed);
         // the HUD counts the world's iterations
         long worldIterations = total * r.loop().loopStepNs() / world.world().stepSizeNs();
-        holder[0] = new CleViewer(v, world, signals, worldIterations, startPaused);
+        holder[0] = new CleViewer(v, world, signals, worldIterations, view.paused());
         world.addListener(v.feed());
         stdout.println("viewer: " + v.url());
         stdout.flush();

@@ -1,11 +1,11 @@
 package io.tandem.cli.cle;
 
 import io.tandem.cli.view.LiveViewer;
+import io.tandem.cli.view.RunControl;
 import io.tandem.cli.view.SignalWindow;
 import io.tandem.cli.view.ViewerControl;
 import io.tandem.world.WorldRunner;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -26,8 +26,8 @@ final class CleViewer implements ViewerControl {
     private final WorldRunner world;
     private final CleSignals signals;
     private final long targetIterations;
-    private volatile boolean paused;
-    private final AtomicLong steps = new AtomicLong();
+    /** play, pause, step N loop steps; no reset (a closed loop cannot rewind its engines here) */
+    private final RunControl control;
     private long lastSignalsNs;
     private long shownPausedAt = -1;
 
@@ -40,32 +40,12 @@ final class CleViewer implements ViewerControl {
         this.world = world;
         this.signals = signals;
         this.targetIterations = targetIterations;
-        this.paused = paused;
+        this.control = new RunControl(paused, "reset is not available in a closed-loop run: restart it");
     }
 
     @Override
     public String apply(String op, double value) {
-        switch (op) {
-            case "play" -> paused = false;
-            case "pause" -> paused = true;
-            case "step" -> {
-                if (!(value >= 1) || value > 1e9 || value != Math.rint(value)) {
-                    return "step takes a whole number of loop steps >= 1, got " + value;
-                }
-                paused = true;
-                steps.addAndGet((long) value);
-            }
-            case "reset" -> {
-                return "reset is not available in a closed-loop run: restart it";
-            }
-            case "seek", "speed" -> {
-                return op + " is for recordings: tandem view RECORDING.mcap";
-            }
-            default -> {
-                return "unknown control '" + op + "' (play, pause, step)";
-            }
-        }
-        return null;
+        return control.apply(op, value);
     }
 
     /** @return the viewer */
@@ -75,7 +55,7 @@ final class CleViewer implements ViewerControl {
 
     /** The page's status before the first step; holds there when started paused. */
     void started(java.util.function.BooleanSupplier stop) {
-        viewer.status(paused, targetIterations, null, List.of());
+        viewer.status(control.paused(), targetIterations, null, List.of());
         hold(0, world.simTimeNs(), stop);
     }
 
@@ -105,15 +85,11 @@ final class CleViewer implements ViewerControl {
     private void hold(long done, long timeNs, java.util.function.BooleanSupplier stop) {
         boolean wasPaused = false;
         while (!stop.getAsBoolean()) {
-            if (!paused) {
-                if (wasPaused) {
+            if (control.mayStep()) {
+                if (wasPaused && !control.paused()) {
                     shownPausedAt = -1;
                     viewer.status(false, targetIterations, null, List.of());
                 }
-                return;
-            }
-            long n = steps.get();
-            if (n > 0 && steps.compareAndSet(n, n - 1)) {
                 return;
             }
             if (shownPausedAt != done) {

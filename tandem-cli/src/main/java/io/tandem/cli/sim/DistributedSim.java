@@ -254,8 +254,9 @@ final class DistributedSim {
                 case "play" -> primary.resume();
                 case "pause" -> primary.pause();
                 case "step" -> {
-                    if (!(value >= 1) || value > 1e9 || value != Math.rint(value)) {
-                        return "step takes a whole number of iterations >= 1, got " + value;
+                    String refused = io.tandem.cli.view.ViewerControl.stepRefusal(value);
+                    if (refused != null) {
+                        return refused;
                     }
                     primary.pause();
                     primary.stepWhilePaused((long) value);
@@ -264,7 +265,7 @@ final class DistributedSim {
                     return "reset is not available in a distributed run (the secondaries cannot rewind): restart the run";
                 }
                 case "seek", "speed" -> {
-                    return op + " is for recordings: tandem view RECORDING.mcap";
+                    return io.tandem.cli.view.ViewerControl.recordingOnly(op);
                 }
                 default -> {
                     return "unknown control '" + op + "' (play, pause, step)";

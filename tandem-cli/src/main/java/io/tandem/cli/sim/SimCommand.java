@@ -2,6 +2,8 @@ package io.tandem.cli.sim;
 
 import io.tandem.cli.spi.PhysicsSolverOptions;
 import io.tandem.cli.view.LiveViewer;
+import io.tandem.cli.view.RunControl;
+import io.tandem.cli.view.ViewOptions;
 import io.tandem.cli.view.ViewerException;
 import io.tandem.physics.SolverSettings;
 import io.tandem.world.OutputFile;
@@ -71,29 +73,13 @@ public final class SimCommand implements Callable<Integer> {
             + " and /tandem/events every event. CSV and JSON lines records hold every iteration.")
     double recordHz;
 
-    @Option(names = "--view", arity = "0..1", fallbackValue = "8080", paramLabel = "PORT", description = "Serve the"
-            + " viewer at http://127.0.0.1:PORT/ (default port 8080; 0: any free port; the URL is printed): the 3D scene,"
-            + " a HUD, play / pause / step / reset, a follow camera, levels, performers and which secondary owns each"
-            + " model. Standalone, or on the primary of a distributed run.")
-    Integer viewPort;
-
-    @Option(names = "--view-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = "With --view: the"
-            + " address to listen on (default: ${DEFAULT-VALUE}, this machine only; 0.0.0.0: every interface).")
-    String viewBind;
-
     @Option(names = "--view-hz", paramLabel = "HZ", defaultValue = "60", description = "With --view: the most pose frames"
             + " a second sent to the page (wall clock; default: ${DEFAULT-VALUE}, as Gazebo's scene broadcaster).")
     double viewHz;
 
-    @Option(names = "--follow", paramLabel = "MODEL", description = "With --view: the camera follows this model.")
-    String follow;
-
-    @Option(names = "--paused", description = "With --view: start paused (run it from the page).")
-    boolean startPaused;
-
-    @Option(names = "--view-linger-s", paramLabel = "S", defaultValue = "-1", description = "With --view: how long the"
-            + " page is served after the run ends (default: until Ctrl-C).")
-    double viewLingerS;
+    /** --view, --view-bind, --follow, --paused, --view-linger-s */
+    @Mixin
+    ViewOptions view;
 
     /** --solver and --threads */
     @Mixin
@@ -237,15 +223,9 @@ public final class SimCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--record-hz must be a finite number >= 0 (0: every iteration),"
                     + " got " + recordHz);
         }
-        if (viewPort == null) {
-            for (String o : new String[] {"--view-bind", "--view-hz", "--follow", "--paused", "--view-linger-s"}) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                    throw new ParameterException(spec.commandLine(), o + " needs --view");
-                }
-            }
-        } else if (viewPort < 0 || viewPort > 65535 || !(viewHz > 0) || Double.isInfinite(viewHz)) {
-            throw new ParameterException(spec.commandLine(), "--view takes a port in 0..65535 (0: any free one) and --view-hz a"
-                    + " rate > 0; got " + viewPort + " and " + viewHz);
+        view.check(spec, "--view-hz");
+        if (!(viewHz > 0) || Double.isInfinite(viewHz)) {
+            throw new ParameterException(spec.commandLine(), "--view-hz takes a rate > 0, got " + viewHz);
         }
         PoseRecorder.Format format = null;
         if (record != null) {
@@ -284,23 +264,24 @@ public final class SimCommand implements Callable<Integer> {
         if (role != null) {
             progress.close(); // the distributed roles compile their part of the world as they start
         }
-        if (follow != null) {
-            String refused = LiveViewer.followRefusal(w, follow);
+        if (view.follow() != null) {
+            String refused = LiveViewer.followRefusal(w, view.follow());
             if (refused != null) {
                 progress.close();
                 err.println("tandem sim: " + refused);
                 return 2;
             }
         }
-        ViewerOptions view = viewPort == null ? null
-                : new ViewerOptions(viewBind, viewPort, Math.round(1e9 / viewHz), follow, startPaused, viewLingerS);
+        ViewerOptions viewing = !view.on() ? null
+                : new ViewerOptions(view.bind(), view.port(), Math.round(1e9 / viewHz), view.follow(), view.paused(),
+                        view.lingerS());
         SolverSettings settings = physics.settings(solverIterations);
         DistributedSim.Options options = null;
         if (role != null) {
             int local = localSecondaries == null ? 0 : localSecondaries;
             options = new DistributedSim.Options(world, w, settings, registry, partition,
                     networkSecondaries == null ? local : networkSecondaries, local, ackTimeoutMs, startTimeoutS, iterations, rtf,
-                    physics.solver().name(), solverIterations, physics.threads(), sceneEvery(sceneHz, w.stepSizeNs()), view);
+                    physics.solver().name(), solverIterations, physics.threads(), sceneEvery(sceneHz, w.stepSizeNs()), viewing);
         }
         if ("secondary".equals(role)) {
             String me = name != null ? name : defaultSecondaryName();
@@ -337,12 +318,12 @@ public final class SimCommand implements Callable<Integer> {
             LiveViewer viewer = null;
             try (PoseRecorder recorder = rec == null ? null
                         : PoseRecorder.open(rec.temp(), format).jsonEvery(recordPeriodNs())) {
-                RunControl control = new RunControl(startPaused, recorder == null ? null
+                RunControl control = new RunControl(view.paused(), recorder == null ? null
                         : "reset is off while recording (--record): the record would run backwards; restart the run instead");
-                if (view != null) {
+                if (view.on()) {
                     try {
-                        viewer = LiveViewer.start(w, "standalone", view.bind(), view.port(), view.periodNs(), control, Map::of,
-                                view.follow());
+                        viewer = LiveViewer.start(w, "standalone", view.bind(), view.port(), Math.round(1e9 / viewHz), control,
+                                Map::of, view.follow());
                     } catch (ViewerException e) {
                         err.println("tandem sim: " + e.getMessage());
                         return 2;
@@ -476,7 +457,7 @@ public final class SimCommand implements Callable<Integer> {
                 viewer.feed().flush(runner);
                 viewer.status(true, iterations, runner.iteration() < iterations ? "stopped at iteration " + runner.iteration()
                         : "finished after " + runner.iteration() + " iterations", java.util.List.of());
-                viewer.linger(viewLingerS, stop::isRequested, out);
+                viewer.linger(view.lingerS(), stop::isRequested, out);
             }
             return runner.iteration();
         } finally {

@@ -158,8 +158,9 @@ public final class Replay implements ViewerControl, AutoCloseable {
                 playheadNs = Math.max(startNs(), Math.min(endNs(), Math.round(value * 1e9)));
             }
             case "step" -> {
-                if (!(value >= 1) || value > 1e9 || value != Math.rint(value)) {
-                    return "step takes a whole number of frames >= 1, got " + value;
+                String refused = ViewerControl.stepRefusal(value);
+                if (refused != null) {
+                    return refused;
                 }
                 paused = true;
                 stepFrames += (int) value;

@@ -12,4 +12,15 @@ public interface ViewerControl {
      * @return null when taken, else a one-line reason shown on the page
      */
     String apply(String op, double value);
+
+    /** @return why a step count is refused (a whole number from 1 to 10^9), or null */
+    static String stepRefusal(double value) {
+        return value >= 1 && value <= 1e9 && value == Math.rint(value) ? null
+                : "step takes a whole number of steps >= 1, got " + value;
+    }
+
+    /** @return the refusal of seek and speed on a live run */
+    static String recordingOnly(String op) {
+        return op + " is for recordings: tandem view RECORDING.mcap";
+    }
 }

@@ -1,16 +1,15 @@
-package io.tandem.cli.sim;
+package io.tandem.cli.view;
 
-import io.tandem.cli.view.ViewerControl;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The viewer's controls of a standalone run: play, pause, step N (pauses, then runs exactly N
- * iterations), reset (back to iteration 0). The page's server thread sets them; the stepping loop
- * reads them before each iteration.
+ * The viewer's controls of a run stepped in this process (a standalone world, a closed loop): play,
+ * pause, step N (pauses, then runs exactly N steps), reset (back to the start, where the run allows
+ * it). The page's server thread sets them; the stepping loop reads them before each step.
  *
  * <p>Thread-safe; allocates nothing.
  */
-final class RunControl implements ViewerControl {
+public final class RunControl implements ViewerControl {
     private volatile boolean paused;
     private final AtomicLong steps = new AtomicLong();
     private volatile boolean reset;
@@ -20,7 +19,7 @@ final class RunControl implements ViewerControl {
      * @param paused       whether the run starts paused
      * @param resetRefusal why reset is refused (one line), or null when it is allowed
      */
-    RunControl(boolean paused, String resetRefusal) {
+    public RunControl(boolean paused, String resetRefusal) {
         this.paused = paused;
         this.resetRefusal = resetRefusal;
     }
@@ -31,8 +30,9 @@ final class RunControl implements ViewerControl {
             case "play" -> paused = false;
             case "pause" -> paused = true;
             case "step" -> {
-                if (!(value >= 1) || value > 1e9 || value != Math.rint(value)) {
-                    return "step takes a whole number of iterations >= 1, got " + value;
+                String refused = ViewerControl.stepRefusal(value);
+                if (refused != null) {
+                    return refused;
                 }
                 paused = true;
                 steps.addAndGet((long) value);
@@ -44,7 +44,7 @@ final class RunControl implements ViewerControl {
                 reset = true;
             }
             case "seek", "speed" -> {
-                return op + " is for recordings: tandem view RECORDING.mcap";
+                return ViewerControl.recordingOnly(op);
             }
             default -> {
                 return "unknown control '" + op + "' (play, pause, step, reset)";
@@ -53,8 +53,8 @@ final class RunControl implements ViewerControl {
         return null;
     }
 
-    /** @return whether the next iteration may run now (running, or a step is due); takes one due step */
-    boolean mayStep() {
+    /** @return whether the next step may run now (running, or a step is due); takes one due step */
+    public boolean mayStep() {
         if (!paused) {
             return true;
         }
@@ -69,12 +69,13 @@ final class RunControl implements ViewerControl {
         }
     }
 
-    boolean paused() {
+    /** @return whether the run is paused with no step due */
+    public boolean paused() {
         return paused && steps.get() == 0;
     }
 
     /** @return whether a reset was asked for since the last call */
-    boolean takeReset() {
+    public boolean takeReset() {
         if (reset) {
             reset = false;
             return true;
