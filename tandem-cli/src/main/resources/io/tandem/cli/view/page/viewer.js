@@ -19,7 +19,16 @@ const T = window.tandem = {
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
-renderer.setPixelRatio(1);
+// software GL (SwiftShader, llvmpipe: no GPU, as in headless browsers) shades every pixel on the CPU the
+// simulation runs on: draw at half resolution there, a quarter of the pixels (?quality=full overrides)
+{
+  const gl = renderer.getContext();
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  T.glRenderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+  T.softwareGL = /swiftshader|llvmpipe|softpipe|software/i.test(T.glRenderer);
+  const full = new URLSearchParams(location.search).get('quality') === 'full';
+  renderer.setPixelRatio(T.softwareGL && !full ? 0.5 : Math.min(window.devicePixelRatio || 1, 2));
+}
 const scene3 = new THREE.Scene();
 scene3.background = new THREE.Color(0x2a3038);
 const camera = new THREE.PerspectiveCamera(50, 1, 0.05, 2000);
@@ -278,7 +287,6 @@ function applyFrame(buf) {
   }
   countBodies();
   lastFrame = buf;
-  dirty = true;
 }
 
 let status = null;
@@ -364,11 +372,19 @@ function plot(name, data) {
 }
 
 // the follow camera keeps its offset from the followed model
+let followed = null;
 function updateFollow() {
   if (!T.follow) return;
   const e = firstOfModel.get(T.follow);
   if (!e || !e.visible) return;
   const target = new THREE.Vector3(e.pose[0], e.pose[1], e.pose[2]);
+  if (followed !== T.follow) {
+    // a new model to follow: start from a view a few metres behind and above it, then keep the user's offset
+    followed = T.follow;
+    controls.target.copy(target);
+    camera.position.copy(target).add(new THREE.Vector3(2.5, -3.5, 2.0));
+    return;
+  }
   camera.position.add(target.clone().sub(controls.target));
   controls.target.copy(target);
 }
@@ -396,9 +412,11 @@ function hud() {
   if ($('notice').textContent !== (T.notice || '')) $('notice').textContent = T.notice || '';
 }
 
+let sizedW = -1, sizedH = -1;
 function resize() {
   const w = canvas.clientWidth, h = canvas.clientHeight;
-  if (canvas.width !== w || canvas.height !== h) {
+  if (sizedW !== w || sizedH !== h) {
+    sizedW = w; sizedH = h;
     renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(1, h);
     camera.updateProjectionMatrix();
@@ -407,35 +425,39 @@ function resize() {
   return false;
 }
 
-let fpsFrames = 0, fpsStart = performance.now(), hudAt = 0;
-// drawn on demand: a new frame, state, scene or camera move; an idle page costs (almost) nothing
-let dirty = true;
-const redraw = () => { dirty = true; };
+let fpsFrames = 0, fpsStart = performance.now();
+// drawn on demand: a new frame, state, scene or camera move schedules one animation frame; an idle
+// page asks the browser for none (no compositor frames either)
+let scheduled = false;
+function redraw() {
+  if (!scheduled) { scheduled = true; requestAnimationFrame(render); }
+}
 controls.addEventListener('change', redraw);
 const LOG = new URLSearchParams(location.search).has('log');
 // ?play: press play once connected (a paused run started for a measurement)
 let playOnStatus = new URLSearchParams(location.search).has('play');
 function render() {
-  requestAnimationFrame(render);
+  scheduled = false;
+  resize();
+  updateFollow();
+  updatePerformers();
+  controls.update();
+  renderer.render(scene3, camera);
+  T.renderedFrames++;
+  T.drawnIteration = T.iteration;
+  fpsFrames++;
+}
+// the HUD four times a second; frames/s (and the ?log line) once a second
+setInterval(() => {
+  hud();
+  if (resize()) redraw();
   const now = performance.now();
-  if (resize()) dirty = true;
-  if (dirty) {
-    dirty = false;
-    updateFollow();
-    updatePerformers();
-    controls.update();
-    renderer.render(scene3, camera);
-    T.renderedFrames++;
-    T.drawnIteration = T.iteration;
-    fpsFrames++;
-  }
   if (now - fpsStart >= 1000) {
     T.fps = (fpsFrames * 1000) / (now - fpsStart); fpsFrames = 0; fpsStart = now; drawRaster();
     // ?log: a line a second on the console, for measurements in a headless browser (--enable-logging=stderr)
     if (LOG) console.log('tandem ' + JSON.stringify({ fps: +T.fps.toFixed(1), bodies: T.bodies, iteration: T.iteration, frames: T.frames }));
   }
-  if (now - hudAt >= 250) { hudAt = now; hud(); }
-}
+}, 250);
 
 let ws = null;
 function connect() {
@@ -444,7 +466,7 @@ function connect() {
   ws.onopen = () => { T.connected = true; hud(); };
   ws.onclose = () => { T.connected = false; hud(); setTimeout(connect, 1000); };
   ws.onmessage = (m) => {
-    if (typeof m.data !== 'string') { applyFrame(m.data); return; }
+    if (typeof m.data !== 'string') { applyFrame(m.data); redraw(); return; }
     const s = JSON.parse(m.data);
     switch (s.type) {
       case 'scene': buildScene(s); break;
@@ -454,7 +476,7 @@ function connect() {
       case 'notice': T.notice = s.text; break;
       default: break;
     }
-    dirty = true;
+    redraw();
   };
 }
 
@@ -466,10 +488,10 @@ $('reset').onclick = () => T.send('reset');
 $('seek').oninput = () => { seeking = true; };
 $('seek').onchange = () => { seeking = false; T.send('seek', Number($('seek').value)); };
 $('speed').onchange = () => T.send('speed', Number($('speed').value));
-$('follow').onchange = () => { T.follow = $('follow').value || null; dirty = true; };
-$('showOwners').onchange = () => { applyOwners(); dirty = true; };
+$('follow').onchange = () => { T.follow = $('follow').value || null; redraw(); };
+$('showOwners').onchange = () => { applyOwners(); redraw(); };
 $('showLevels').onchange = redraw;
 $('showPerformers').onchange = redraw;
 
 connect();
-render();
+redraw();
