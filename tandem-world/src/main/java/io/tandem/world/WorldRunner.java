@@ -56,6 +56,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     public static final int POSE_VALUES = PoseMath.VALUES;
     /** the models recoloured while running, for viewers */
     private final Map<String, double[]> visualColors = new java.util.LinkedHashMap<>();
+    private final Map<String, double[]> visualColorsView = java.util.Collections.unmodifiableMap(visualColors);
 
     private final World world;
     private final SolverSettings solver;
@@ -1145,7 +1146,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
 
     @Override
     public Map<String, double[]> visualColors() {
-        return java.util.Collections.unmodifiableMap(visualColors);
+        return visualColorsView; // a feed asks every iteration: no wrapper each time
     }
 
     /**
