@@ -48,8 +48,8 @@ public final class Replay implements ViewerControl, AutoCloseable {
         this.frames = recording.topic(PoseRecorder.FRAMES_TOPIC);
         if (scene.isEmpty() || frames.isEmpty()) {
             throw new ViewerException(name + ": no " + (scene.isEmpty() ? PoseRecorder.SCENE_TOPIC : PoseRecorder.FRAMES_TOPIC)
-                    + " channel to replay (" + recording.messages().size() + " messages on " + recording.channels().size()
-                    + " channels); record with tandem sim WORLD --record FILE.mcap");
+                    + " channel to replay (its channels: " + recording.channels().values().stream()
+                            .map(McapReader.Channel::topic).toList() + "); record with tandem sim WORLD --record FILE.mcap");
         }
         this.hub = hub;
         this.states = recording.topic(PoseRecorder.STATE_TOPIC);

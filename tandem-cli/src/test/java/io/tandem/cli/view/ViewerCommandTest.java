@@ -94,6 +94,20 @@ class ViewerCommandTest {
     }
 
     @Test
+    void view_mcapWithoutTheViewersChannels_oneLineNamingWhatItHoldsExit2() throws IOException {
+        Path other = tmp.resolve("other.mcap");
+        try (io.tandem.world.record.McapWriter w = new io.tandem.world.record.McapWriter(Files.newOutputStream(other), "",
+                "someone else", io.tandem.world.record.McapWriter.DEFAULT_CHUNK_BYTES)) {
+            int c = w.channel("/chatter", 0, "json", java.util.Map.of());
+            byte[] hello = "{\"text\":\"hello\"}".getBytes(StandardCharsets.UTF_8);
+            w.message(c, 0, 1, 1, hello, 0, hello.length);
+        }
+        assertThat(run("view", other.toString(), "--port", "0")).isEqualTo(2);
+        assertThat(errLine()).isEqualTo("tandem view: " + other + ": no /tandem/scene channel to replay (its channels:"
+                + " [/chatter]); record with tandem sim WORLD --record FILE.mcap");
+    }
+
+    @Test
     void view_notMcapOrMissing_oneLineExit2() throws IOException {
         Path text = tmp.resolve("taken.txt");
         Files.writeString(text, "iteration,sim_time_s\n", StandardCharsets.UTF_8);
