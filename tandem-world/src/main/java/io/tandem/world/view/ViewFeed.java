@@ -44,7 +44,7 @@ public final class ViewFeed implements WorldView.Listener {
     private final Supplier<Map<String, String>> owners;
     private final Set<String> loadedLevels = new HashSet<>();
     private Map<String, String> lastOwners;
-    private String lastColors = "";
+    private Map<String, double[]> lastColors = Map.of();
     private boolean started;
     private boolean stateDirty = true;
     private long lastFrameNs;
@@ -98,15 +98,21 @@ public final class ViewFeed implements WorldView.Listener {
         publish(view, nanoClock.getAsLong());
     }
 
-    /** @return the recoloured models as a comparable text; "" (no allocation) when there are none */
-    private static String colors(WorldView view) {
+    /**
+     * @return whether the recoloured models changed since the last state: a recolouring stores a new
+     *         array, so comparing the arrays by reference suffices (no text built per frame)
+     */
+    private boolean colorsChanged(WorldView view) {
         Map<String, double[]> c = view.visualColors();
-        if (c.isEmpty()) {
-            return "";
+        if (c.size() != lastColors.size()) {
+            return true;
         }
-        StringBuilder s = new StringBuilder();
-        c.forEach((m, rgb) -> s.append(m).append(java.util.Arrays.toString(rgb)).append(';'));
-        return s.toString();
+        for (Map.Entry<String, double[]> e : c.entrySet()) {
+            if (lastColors.get(e.getKey()) != e.getValue()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void publish(WorldView view, long now) {
@@ -115,8 +121,8 @@ public final class ViewFeed implements WorldView.Listener {
             started = true;
         }
         Map<String, String> o = owners.get();
-        String colors = colors(view);
-        if (stateDirty || !o.equals(lastOwners) || !colors.equals(lastColors)) {
+        boolean colorsChanged = colorsChanged(view);
+        if (stateDirty || !o.equals(lastOwners) || colorsChanged) {
             List<String> levels = new ArrayList<>();
             for (World.Level l : world.levels()) {
                 if (loadedLevels.contains(l.name())) {
@@ -125,7 +131,7 @@ public final class ViewFeed implements WorldView.Listener {
             }
             sink.state(scene.stateJson(view, levels, o));
             lastOwners = Map.copyOf(o);
-            lastColors = colors;
+            lastColors = Map.copyOf(view.visualColors());
             stateDirty = false;
         }
         sink.frame(scene.frame(view));

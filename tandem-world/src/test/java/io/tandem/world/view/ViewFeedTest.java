@@ -164,6 +164,25 @@ class ViewFeedTest {
     }
 
     @Test
+    void feed_recolouredModel_stateSentOnceWithItsColour() {
+        World w = GazeboWorlds.example("drop.sdf");
+        Collected sink = new Collected();
+        ViewFeed feed = new ViewFeed(new SceneDescription(w), w, sink, () -> 0L, 0, Map::of);
+        try (WorldRunner r = new WorldRunner(w, true)) {
+            r.addListener(feed);
+            for (int i = 0; i < 3; i++) {
+                r.step();
+            }
+            int before = sink.states.size();
+            r.setVisualColor("ball", 0, 0, 1);
+            r.step();
+            r.step();
+            assertThat(sink.states).hasSize(before + 1);
+            assertThat(sink.states.get(before)).contains("\"colors\":{\"ball\":[0.0,0.0,1.0]}");
+        }
+    }
+
+    @Test
     void mcapRecord_framesEveryIterationEqualThePoseRowsToSinglePrecision(@TempDir Path dir) throws IOException {
         World w = GazeboWorlds.example("drop.sdf");
         Path file = dir.resolve("run.mcap");
