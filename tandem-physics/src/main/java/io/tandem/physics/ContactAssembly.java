@@ -185,6 +185,10 @@ final class ContactAssembly {
                     fam = 2 + a;
                 }
             }
+            if (m.family[b] >= 0) {
+                // a cable's segments, a deformable body's nodes: one family each, after the robots'
+                fam = 2 + art.count + m.family[b];
+            }
             group[m.colliderRank[c]] = m.bodyType[b] == BodyType.DYNAMIC ? fam : baseFamily[b];
         }
     }

@@ -38,7 +38,8 @@ import io.tandem.physics.internal.solver.ConstraintProblem;
  * the same problem for any thread count. The projection's position rows are still added serially.
  *
  * Row layout per joint in PhysicsState.jointImpulse (warm start): slots 0..5 the hard rows
- * (ball 3, revolute 5, prismatic 5, fixed 6), 6 lower limit, 7 upper limit, 8 motor, 9 spring.
+ * (ball 3, revolute 5, prismatic 5, fixed 6) or a rod's six compliant rows, 6 lower limit, 7 upper
+ * limit, 8 motor, 9 spring.
  */
 
 /** Assembles joint constraint rows into a {@link ConstraintProblem}. Allocation-free. Not thread-safe. */
@@ -155,7 +156,7 @@ final class JointAssembly {
         int n = switch (m.jointType[j]) {
             case BALL -> 3;
             case REVOLUTE, PRISMATIC -> 5;
-            case FIXED -> 6;
+            case FIXED, ROD -> 6;
         };
         if (m.jointType[j] == JointType.REVOLUTE || m.jointType[j] == JointType.PRISMATIC) {
             n += (m.limitLo[j] > Double.NEGATIVE_INFINITY ? 1 : 0) + (m.limitHi[j] < Double.POSITIVE_INFINITY ? 1 : 0)
@@ -272,7 +273,66 @@ final class JointAssembly {
                 pointRows(s, pr, j, 0, a, b, da, db, vel, h);
                 rotationRows(s, pr, j, 3, a, b, da, db, vel, h);
             }
+            case ROD -> rodRows(s, pr, j, a, b, da, db, vel, h);
         }
+    }
+
+    /**
+     * The six compliant rows of a Cosserat rod connection (shared/specs/physics-wave2.md 5.2), in
+     * A's material axes (t the tangent, n1 and n2 normal to it): slots 0-2 stretch along t and
+     * shear along n1, n2 on the anchors' gap pA - pB; slots 3-5 twist about t and bend about n1, n2
+     * on the relative rotation's error vector (the one FIXED rows use). Each row is a spring-damper
+     * with the midpoint law of {@link #springRow}. A rod joint has no hard rows, so it takes no part
+     * in the position projection.
+     */
+    private void rodRows(PhysicsState s, ConstraintProblem pr, int j, int a, int b, int da, int db, double[] vel, double h) {
+        if (positionPass) {
+            return;
+        }
+        worldAxes(s, j, a, b);
+        RigidOps.perpendicular(axis, perp1, perp2);
+        double dx = pA[0] - pB[0];
+        double dy = pA[1] - pB[1];
+        double dz = pA[2] - pB[2];
+        for (int k = 0; k < 3; k++) {
+            double[] dir = k == 0 ? axis : k == 1 ? perp1 : perp2;
+            int row = block(pr, ConstraintProblem.SOFT, da, db);
+            setLinear(pr.jA, row, dir, rA, 1);
+            setLinear(pr.jB, row, dir, rB, -1);
+            springRow(s, pr, j, k, row, a, b, da, db, dx * dir[0] + dy * dir[1] + dz * dir[2], m.rodK[6 * j + k],
+                    m.rodD[6 * j + k], vel, h);
+        }
+        // the rotation error vector, world frame (as rotationRows)
+        double[] qa = a >= 0 ? s.quat : IDENTITY;
+        double[] qb = b >= 0 ? s.quat : IDENTITY;
+        RigidOps.multiply(qb, b >= 0 ? 4 * b : 0, m.relRot0, 4 * j, q1, 0);
+        RigidOps.multiplyConjugate(q1, 0, qa, a >= 0 ? 4 * a : 0, q2, 0);
+        double sign = q2[0] < 0 ? -2 : 2;
+        RigidOps.rotate(q1, 0, sign * q2[1], sign * q2[2], sign * q2[3], lever, 0);
+        for (int k = 0; k < 3; k++) {
+            double[] dir = k == 0 ? axis : k == 1 ? perp1 : perp2;
+            int row = block(pr, ConstraintProblem.SOFT, da, db);
+            setAngular(pr.jA, row, dir, 1);
+            setAngular(pr.jB, row, dir, -1);
+            springRow(s, pr, j, 3 + k, row, a, b, da, db, lever[0] * dir[0] + lever[1] * dir[1] + lever[2] * dir[2],
+                    m.rodK[6 * j + 3 + k], m.rodD[6 * j + 3 + k], vel, h);
+        }
+    }
+
+    /**
+     * A compliant row y + gamma p = 0 on a row whose Jacobian is set, from the midpoint law
+     * p = -h (k C(q^{k+1/2}) + d Cdot^{k+1/2}) (see the notes): coordinate C at the predicted
+     * midpoint, rate at the step start J v^k.
+     */
+    private void springRow(PhysicsState s, ConstraintProblem pr, int j, int slot, int row, int a, int b, int da, int db,
+                           double coord, double k, double d, double[] vel, double h) {
+        double rate0 = (a >= 0 ? dot(pr.jA, row, vel, a) : 0) + (b >= 0 ? dot(pr.jB, row, vel, b) : 0);
+        double compliance = h * (0.25 * h * k + 0.5 * d);
+        pr.e[row] = (h * k * coord + (0.5 * h * d - 0.25 * h * h * k) * rate0) / compliance
+                + kinematicPart(pr, row, a, b, da, db, vel);
+        pr.gamma[row] = 1.0 / compliance;
+        pr.p[row] = s.jointImpulse[SLOTS * j + slot];
+        slotRow[SLOTS * j + slot] = row;
     }
 
     /** World lever r = R anchor and anchor point p = x + r of one side (the world: p = anchor). */
@@ -434,16 +494,7 @@ final class JointAssembly {
         if (m.springK[j] + m.springD[j] > 0) {
             int row = block(pr, ConstraintProblem.SOFT, da, db);
             axisJacobian(pr, row, da, db, linear, 1);
-            double k = m.springK[j];
-            double d = m.springD[j];
-            // the rate at the step start, J v^k (both sides, before kinematic columns are cleared)
-            double rate0 = (a >= 0 ? dot(pr.jA, row, vel, a) : 0) + (b >= 0 ? dot(pr.jB, row, vel, b) : 0);
-            double compliance = h * (0.25 * h * k + 0.5 * d);
-            pr.e[row] = (h * k * coord + (0.5 * h * d - 0.25 * h * h * k) * rate0) / compliance
-                    + kinematicPart(pr, row, a, b, da, db, vel);
-            pr.gamma[row] = 1.0 / compliance;
-            pr.p[row] = s.jointImpulse[SLOTS * j + 9];
-            slotRow[SLOTS * j + 9] = row;
+            springRow(s, pr, j, 9, row, a, b, da, db, coord, m.springK[j], m.springD[j], vel, h);
         }
     }
 

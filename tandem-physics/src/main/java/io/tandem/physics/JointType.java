@@ -1,6 +1,6 @@
 package io.tandem.physics;
 
-/** Joint kinds (hard constraints between two bodies, or a body and the world). */
+/** Joint kinds (constraints between two bodies, or a body and the world; all hard but {@link #ROD}). */
 public enum JointType {
     /** shared anchor point; 3 rotational degrees of freedom */
     BALL,
@@ -9,5 +9,11 @@ public enum JointType {
     /** shared orientation and axis line; 1 translational degree of freedom */
     PRISMATIC,
     /** welded; no relative motion */
-    FIXED
+    FIXED,
+    /**
+     * a Cosserat rod connection between two cable segments ({@link CableBuilder}): six compliant
+     * rows at the shared end point, stretch and two shears along A's material axes, twist and two
+     * bends about them; no hard rows
+     */
+    ROD
 }

@@ -234,7 +234,9 @@ public final class PhysicsEngine implements AutoCloseable {
                 int gb = b >= 0 ? groups[b] : -1;
                 // a joint on an articulation's link is split, never projected: the joints pose the links
                 boolean link = model.jointA[j] >= 0 && isLink[model.jointA[j]] || model.jointB[j] >= 0 && isLink[model.jointB[j]];
-                projected[j] = !link && (ga >= 0 || gb >= 0) && (ga < 0 || gb < 0 || ga == gb);
+                // a rod joint (a cable's connection) has compliant rows only: nothing to project
+                projected[j] = !link && model.jointType[j] != JointType.ROD && (ga >= 0 || gb >= 0)
+                        && (ga < 0 || gb < 0 || ga == gb);
                 any |= projected[j];
             }
         }

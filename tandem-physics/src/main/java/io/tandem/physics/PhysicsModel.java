@@ -63,6 +63,15 @@ public final class PhysicsModel {
     final double[] motorMaxForce;
     final double[] springK;
     final double[] springD;
+    /** a rod joint's six stiffnesses (stretch, shear, shear, twist, bend, bend), N/m and N m/rad (joints x 6) */
+    final double[] rodK;
+    /** a rod joint's six dampings, N s/m and N m s/rad (joints x 6) */
+    final double[] rodD;
+    /**
+     * collision family of each body, or -1: bodies of one family never collide with each other (a
+     * cable's segments, a deformable body's nodes)
+     */
+    final int[] family;
     // stable identity (see the class notes)
     /** global id of each body (bodies) */
     final long[] bodyId;
@@ -111,6 +120,19 @@ public final class PhysicsModel {
             System.arraycopy(s.angVel, 0, angVel0, 3 * i, 3);
             subsystem[i] = s.subsystem;
             trajectory[i] = s.trajectory;
+        }
+        // automatic subsystems (a cable's runs, a deformable body's blocks) after every chosen id
+        int firstAuto = 0;
+        for (int i = 0; i < bodies; i++) {
+            firstAuto = Math.max(firstAuto, subsystem[i] + 1);
+        }
+        family = new int[bodies];
+        for (int i = 0; i < bodies; i++) {
+            BodyBuilder s = b.bodies.get(i);
+            if (s.autoSubsystem >= 0) {
+                subsystem[i] = firstAuto + s.autoSubsystem;
+            }
+            family[i] = s.family;
         }
         bodyId = new long[bodies];
         for (int i = 0; i < bodies; i++) {
@@ -182,6 +204,8 @@ public final class PhysicsModel {
         motorMaxForce = new double[joints];
         springK = new double[joints];
         springD = new double[joints];
+        rodK = new double[6 * joints];
+        rodD = new double[6 * joints];
         double[] tmp = new double[4];
         double[] identity = {1, 0, 0, 0};
         for (int j = 0; j < joints; j++) {
@@ -207,6 +231,10 @@ public final class PhysicsModel {
             motorMaxForce[j] = s.motorMaxForce;
             springK[j] = s.springK;
             springD[j] = s.springD;
+            if (s.rodK != null) {
+                System.arraycopy(s.rodK, 0, rodK, 6 * j, 6);
+                System.arraycopy(s.rodD, 0, rodD, 6 * j, 6);
+            }
         }
         jointId = new long[joints];
         for (int j = 0; j < joints; j++) {
@@ -560,6 +588,11 @@ public final class PhysicsModel {
         private final java.util.Set<String> bodyNames = new java.util.HashSet<>();
         private final List<JointBuilder> joints = new ArrayList<>();
         final List<ArticulationBuilder> articulations = new ArrayList<>();
+        /** automatic subsystems handed out so far (cables' runs, deformable blocks) */
+        int autoSubsystems;
+        /** collision families handed out so far */
+        int families;
+        final List<String> cableNames = new ArrayList<>();
 
         private Builder() {
         }
@@ -662,6 +695,31 @@ public final class PhysicsModel {
         }
 
         /**
+         * Starts a cable of rigid capsule segments joined by Cosserat rod connections; finish it
+         * with {@link CableBuilder#add()}.
+         *
+         * @param name unique among the cables, non-empty; its segments are bodies NAME/0, NAME/1, ...
+         * @return the cable's builder
+         */
+        public CableBuilder cable(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("cable name must not be empty");
+            }
+            if (cableNames.contains(name)) {
+                throw new IllegalArgumentException("cable name '" + name + "' is used twice");
+            }
+            return new CableBuilder(this, name);
+        }
+
+        /** A rod joint (CableBuilder) between a and b (-1 = world) at a world anchor, tangent along a world axis. */
+        JointBuilder rodJoint(int a, int b, double[] anchor, double[] tangent, double[] k, double[] d) {
+            JointBuilder j = joint(JointType.ROD, a, b, anchor, unit(tangent[0], tangent[1], tangent[2]));
+            j.rodK = k.clone();
+            j.rodD = d.clone();
+            return j;
+        }
+
+        /**
          * Starts a robot in joint coordinates; finish it with {@link ArticulationBuilder#add()}.
          *
          * @param name unique among the articulations, non-empty
@@ -755,6 +813,10 @@ public final class PhysicsModel {
         final double[] linVel = new double[3];
         final double[] angVel = new double[3];
         int subsystem = -1;
+        /** an automatic subsystem (numbered after every chosen id at build time), or -1 */
+        int autoSubsystem = -1;
+        /** collision family (PhysicsModel.family), or -1 */
+        int family = -1;
         KinematicTrajectory trajectory;
         final java.util.List<Shape> shapes = new java.util.ArrayList<>();
         /** per shape: x, y, z, qw, qx, qy, qz in the body frame */
@@ -1132,6 +1194,8 @@ public final class PhysicsModel {
         double motorMaxForce;
         double springK;
         double springD;
+        double[] rodK;
+        double[] rodD;
         long id;
         boolean idSet;
 
