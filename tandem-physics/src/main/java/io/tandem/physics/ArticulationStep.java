@@ -94,9 +94,16 @@ final class ArticulationStep {
         biasNew = new double[most];
     }
 
-    /** Sizes the problem's articulation arrays and tells it which subsystems and bodies are articulated. */
+    /** @return coordinates (and links) per articulation */
+    int[] dims() {
+        return dims;
+    }
+
+    /**
+     * Tells the problem which subsystems and bodies are articulated (articulations 0 ..
+     * count - 1). Call after {@link ConstraintProblem#layoutArticulations} with {@link #dims()}.
+     */
     void layout(ConstraintProblem pr, int[] dyn) {
-        pr.layoutArticulations(dims, dims, art.count);
         for (int a = 0; a < art.count; a++) {
             pr.articulationOf[subsystem[a]] = a;
             for (int k = 0; k < dims[a]; k++) {

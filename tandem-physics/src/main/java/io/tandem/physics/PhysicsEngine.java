@@ -127,7 +127,9 @@ public final class PhysicsEngine implements AutoCloseable {
     private final int subsystemCount;
     /** the articulations' part of a step, or null without articulations */
     private final ArticulationStep articulated;
-    /** per body: a link of an articulation (posed by its joints, not drifted) */
+    /** the deformable bodies' part of a step, or null without them */
+    private final DeformableStep deformable;
+    /** per body: a link of an articulation (posed by its joints, not drifted) or a deformable body's node */
     private final boolean[] isLink;
     /** most Newton passes of the joint projection per step */
     static final int PROJECTION_PASSES = 3;
@@ -176,6 +178,9 @@ public final class PhysicsEngine implements AutoCloseable {
         int[] artGroup = new int[art.count];
         java.util.Arrays.fill(artGroup, -1);
         this.isLink = new boolean[model.bodies];
+        Deformables def = model.deformables;
+        int[] blockGroup = new int[def.blocks.length];
+        java.util.Arrays.fill(blockGroup, -1);
         int next = 0;
         for (int k = 0; k < model.bodies; k++) {
             int i = model.bodyOrder[k];
@@ -183,7 +188,15 @@ public final class PhysicsEngine implements AutoCloseable {
                 bodyOf[dyn[i]] = i;
                 int g = model.subsystem[i];
                 int d = art.dofOfBody[i];
-                if (d >= 0) {
+                int block = def.blockOfBody[i];
+                if (block >= 0) {
+                    // a deformable body's node: its block is one subsystem
+                    isLink[i] = true;
+                    if (blockGroup[block] < 0) {
+                        blockGroup[block] = next++;
+                    }
+                    groups[dyn[i]] = blockGroup[block];
+                } else if (d >= 0) {
                     isLink[i] = true;
                     int a = art.articulationOf[d];
                     if (artGroup[a] < 0) {
@@ -216,6 +229,7 @@ public final class PhysicsEngine implements AutoCloseable {
             }
         }
         this.articulated = art.count > 0 ? new ArticulationStep(model, artGroup) : null;
+        this.deformable = def.blocks.length > 0 ? new DeformableStep(model, blockGroup) : null;
         this.vel = new double[6 * model.bodies];
         int chunks = loop.chunks(Math.max(model.bodies, 1));
         // 9 used, padded so that two chunks' scratch never share a cache line
@@ -356,6 +370,9 @@ public final class PhysicsEngine implements AutoCloseable {
         if (articulated != null) {
             articulated.firstHalf(s, h);
         }
+        if (deformable != null) {
+            deformable.firstHalf(s, h);
+        }
         // 2. dynamics of every subsystem (bodies and subsystems are laid out once: they never change)
         if (laidOut) {
             pr.clearBlocks();
@@ -363,14 +380,15 @@ public final class PhysicsEngine implements AutoCloseable {
             pr.resetBodies(n);
             pr.group(groups);
             pr.layoutStructure();
-            if (articulated != null) {
-                articulated.layout(pr, dyn);
-            }
+            layoutSubsystemMatrices();
             laidOut = true;
         }
         loop.run(n, dynamicsRange);
         if (articulated != null) {
             articulated.dynamics(s, pr, h);
+        }
+        if (deformable != null) {
+            deformable.dynamics(s, startPos, pr, h);
         }
         // 3. constraints
         joints.assemble(s, pr, dyn, vel, h);
@@ -408,6 +426,9 @@ public final class PhysicsEngine implements AutoCloseable {
             articulated.secondHalf(s, pr, h);
             articulated.storeNoSlip(s, pr);
         }
+        if (deformable != null) {
+            deformable.secondHalf(s, pr, h);
+        }
         stateNow = null;
         for (int i = 0; i < m.bodies; i++) {
             if (m.bodyType[i] == BodyType.KINEMATIC) {
@@ -425,6 +446,46 @@ public final class PhysicsEngine implements AutoCloseable {
         }
         s.time += h;
         s.step++;
+    }
+
+    /**
+     * The problem's dense subsystem matrices, once: the articulations' (0 .. count - 1), then the
+     * deformable bodies' blocks.
+     */
+    private void layoutSubsystemMatrices() {
+        int na = articulated != null ? m.articulations.count : 0;
+        int nb = deformable != null ? m.deformables.blocks.length : 0;
+        if (na + nb == 0) {
+            return;
+        }
+        int[] dims = new int[na + nb];
+        int[] links = new int[na + nb];
+        if (articulated != null) {
+            System.arraycopy(articulated.dims(), 0, dims, 0, na);
+            System.arraycopy(articulated.dims(), 0, links, 0, na);
+        }
+        if (deformable != null) {
+            System.arraycopy(deformable.dims(), 0, dims, na, nb);
+            System.arraycopy(deformable.links(), 0, links, na, nb);
+        }
+        pr.layoutArticulations(dims, links, na + nb);
+        if (articulated != null) {
+            articulated.layout(pr, dyn);
+        }
+        if (deformable != null) {
+            deformable.layout(pr, dyn, na);
+        }
+    }
+
+    /** @return the elastic energy of deformable body {@code d}'s blocks at the state's node positions, J */
+    public double deformableElasticEnergy(PhysicsState s, int d) {
+        double e = 0;
+        for (int k = 0; k < m.deformables.blocks.length; k++) {
+            if (m.deformables.blocks[k].deformable() == d) {
+                e += deformable.elasticEnergy(s, k);
+            }
+        }
+        return e;
     }
 
     /** The state as it was at the start of a diverged step. */

@@ -89,6 +89,8 @@ public final class PhysicsModel {
     final long[] jointId;
     /** robots in joint coordinates (ArticulationBuilder) */
     final Articulations articulations;
+    /** deformable bodies (DeformableBuilder) */
+    final Deformables deformables;
     /** joint indices sorted by global id: the order in which joint rows are assembled (joints) */
     final int[] jointOrder;
     private final long[] sortedJointIds;
@@ -243,6 +245,7 @@ public final class PhysicsModel {
         }
         jointOrder = orderById(jointId, "joint", j -> String.valueOf(j));
         articulations = new Articulations(b.articulations, bodies, pos0, quat0, mass, inertia);
+        deformables = new Deformables(b.deformables, bodies);
         sortedJointIds = new long[joints];
         for (int k = 0; k < joints; k++) {
             sortedJointIds[k] = jointId[jointOrder[k]];
@@ -593,6 +596,7 @@ public final class PhysicsModel {
         /** collision families handed out so far */
         int families;
         final List<String> cableNames = new ArrayList<>();
+        final List<Deformables.Spec> deformables = new ArrayList<>();
 
         private Builder() {
         }
@@ -711,6 +715,67 @@ public final class PhysicsModel {
             return new CableBuilder(this, name);
         }
 
+        /**
+         * Starts a deformable body (co-rotational tetrahedral FEM); finish it with
+         * {@link DeformableBuilder#add()}.
+         *
+         * @param name unique among the deformable bodies, non-empty; its nodes are bodies NAME/i
+         * @return the deformable body's builder
+         */
+        public DeformableBuilder deformable(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("deformable name must not be empty");
+            }
+            for (Deformables.Spec d : deformables) {
+                if (d.name().equals(name)) {
+                    throw new IllegalArgumentException("deformable name '" + name + "' is used twice");
+                }
+            }
+            return new DeformableBuilder(this, name);
+        }
+
+        /**
+         * @param deformable a deformable body's index ({@link DeformableBuilder#add()})
+         * @param node       a node of its mesh
+         * @return the body of that node (its copy in the first block holding it)
+         */
+        public int deformableNode(int deformable, int node) {
+            if (deformable < 0 || deformable >= deformables.size()) {
+                throw new IllegalArgumentException("no deformable body " + deformable + " (0.." + (deformables.size() - 1) + ")");
+            }
+            int[] bodies = deformables.get(deformable).nodeBody();
+            if (node < 0 || node >= bodies.length) {
+                throw new IllegalArgumentException("deformable '" + deformables.get(deformable).name() + "' has nodes 0.."
+                        + (bodies.length - 1) + ", not " + node);
+            }
+            return bodies[node];
+        }
+
+        /**
+         * Welds every node of a deformable body whose position passes the filter to a body (or the
+         * world, -1) by a ball joint at the node: 3 hard rows each (a grasp, a clamp).
+         *
+         * @return the number of nodes welded (at least 1)
+         * @throws IllegalArgumentException if no node passes the filter
+         */
+        public int weldNodes(int deformable, int body, NodeFilter filter) {
+            int n = deformableNode(deformable, 0) >= 0 ? deformables.get(deformable).nodeBody().length : 0;
+            int welded = 0;
+            for (int v = 0; v < n; v++) {
+                int nb = deformableNode(deformable, v);
+                double[] p = bodies.get(nb).pos;
+                if (filter.test(p[0], p[1], p[2])) {
+                    ballJoint(nb, body, p[0], p[1], p[2]).add();
+                    welded++;
+                }
+            }
+            if (welded == 0) {
+                throw new IllegalArgumentException("deformable '" + deformables.get(deformable).name() + "': no node passes"
+                        + " the weld's filter; check its coordinates (world frame, m)");
+            }
+            return welded;
+        }
+
         /** A rod joint (CableBuilder) between a and b (-1 = world) at a world anchor, tangent along a world axis. */
         JointBuilder rodJoint(int a, int b, double[] anchor, double[] tangent, double[] k, double[] d) {
             JointBuilder j = joint(JointType.ROD, a, b, anchor, unit(tangent[0], tangent[1], tangent[2]));
@@ -797,6 +862,28 @@ public final class PhysicsModel {
         public PhysicsModel build() {
             return new PhysicsModel(this);
         }
+    }
+
+    /** Chooses nodes by their world position at build time, m. */
+    @FunctionalInterface
+    public interface NodeFilter {
+        /** @return whether the node at (x, y, z) is chosen */
+        boolean test(double x, double y, double z);
+    }
+
+    /** @return the number of deformable bodies */
+    public int deformableCount() {
+        return deformables.count;
+    }
+
+    /** @return the body of node {@code node} of deformable body {@code d} (its first block's copy) */
+    public int deformableNode(int d, int node) {
+        return deformables.nodeBody[d][node];
+    }
+
+    /** @return the number of mesh nodes of deformable body {@code d} */
+    public int deformableNodeCount(int d) {
+        return deformables.nodeBody[d].length;
     }
 
     /** Describes one body; defaults: dynamic, at the origin, identity orientation, at rest. */

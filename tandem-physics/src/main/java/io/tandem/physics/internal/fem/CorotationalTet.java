@@ -109,6 +109,11 @@ public final class CorotationalTet {
      * @param r receives R (9)
      */
     public static void polarRotation(double[] f, double[] r) {
+        polarRotation(f, r, new double[9]);
+    }
+
+    /** {@link #polarRotation(double[], double[])} with caller scratch {@code inv} (9): allocation-free. */
+    public static void polarRotation(double[] f, double[] r, double[] inv) {
         System.arraycopy(f, 0, r, 0, 9);
         if (Mat3.det(r) < 0) {
             // reflect through the axis of the smallest column: the nearest proper rotation's start
@@ -125,7 +130,6 @@ public final class CorotationalTet {
             r[3 + k] = -r[3 + k];
             r[6 + k] = -r[6 + k];
         }
-        double[] inv = new double[9];
         for (int it = 0; it < 50; it++) {
             double det = Mat3.inverse(r, inv);
             if (!(Math.abs(det) > 1e-300)) {
