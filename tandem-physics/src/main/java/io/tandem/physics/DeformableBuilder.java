@@ -4,6 +4,7 @@ import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.fem.BoxMesher;
 import io.tandem.physics.internal.fem.CorotationalTet;
 import io.tandem.physics.internal.fem.TetMesh;
+import io.tandem.physics.internal.fem.TetMeshFiles;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,6 +79,26 @@ public final class DeformableBuilder {
             mesh = new TetMesh(nodes, tets);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("deformable '" + name + "': " + e.getMessage(), e);
+        }
+        return this;
+    }
+
+    /**
+     * A mesh users already have, in the body's frame (metres): Gmsh MSH 4.1 / 4.0 ASCII ({@code .msh})
+     * or TetGen ({@code .node} with its {@code .ele} beside it).
+     *
+     * @return this
+     * @throws IllegalArgumentException naming FILE:LINE and the fix for a file that does not parse
+     */
+    public DeformableBuilder meshFile(java.nio.file.Path file) {
+        String f = String.valueOf(file.getFileName()).toLowerCase(java.util.Locale.ROOT);
+        if (f.endsWith(".msh")) {
+            mesh = TetMeshFiles.readGmsh(file);
+        } else if (f.endsWith(".node")) {
+            mesh = TetMeshFiles.readTetGen(file);
+        } else {
+            throw new IllegalArgumentException(file + ": deformable '" + name + "' reads tetrahedral meshes from Gmsh .msh"
+                    + " (4.1 ASCII) or TetGen .node/.ele files; convert it with `gmsh -3 -format msh41`");
         }
         return this;
     }

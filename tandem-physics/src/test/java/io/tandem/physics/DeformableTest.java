@@ -119,6 +119,38 @@ class DeformableTest {
     }
 
     @Test
+    void meshFile_tetGenCube_buildsItsNodesAndMass(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        // a unit cube in the six tetrahedra of the Kuhn split, corners numbered x + 2y + 4z, 1-based
+        StringBuilder node = new StringBuilder("8 3 0 0\n");
+        for (int v = 0; v < 8; v++) {
+            node.append(v + 1).append(' ').append(v & 1).append(' ').append(v >> 1 & 1).append(' ').append(v >> 2 & 1).append('\n');
+        }
+        int[][] six = {{0, 1, 3, 7}, {0, 1, 7, 5}, {0, 2, 7, 3}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 7, 6}};
+        StringBuilder ele = new StringBuilder("6 4 0\n");
+        for (int e = 0; e < 6; e++) {
+            ele.append(e + 1);
+            for (int c : six[e]) {
+                ele.append(' ').append(c + 1);
+            }
+            ele.append('\n');
+        }
+        java.nio.file.Files.writeString(dir.resolve("cube.node"), node);
+        java.nio.file.Files.writeString(dir.resolve("cube.ele"), ele);
+        PhysicsModel.Builder b = PhysicsModel.builder();
+        int d = b.deformable("cube").meshFile(dir.resolve("cube.node")).material(1e6, 0.3, 500).add();
+        PhysicsModel m = b.build();
+        assertThat(m.deformableNodeCount(d)).isEqualTo(8);
+        double total = 0;
+        for (int i = 0; i < m.bodyCount(); i++) {
+            total += m.mass(i);
+        }
+        assertThat(total).isCloseTo(500.0, within(1e-9));
+        assertThatThrownBy(() -> PhysicsModel.builder().deformable("c").meshFile(dir.resolve("cube.obj")))
+                .hasMessageContaining("cube.obj: deformable 'c' reads tetrahedral meshes from Gmsh .msh");
+    }
+
+    @Test
     void deformable_badInput_oneLineWithTheFix() {
         assertThatThrownBy(() -> PhysicsModel.builder().deformable("b").material(-1, 0.3, 1000))
                 .hasMessageContaining("deformable 'b': Young's modulus E must be a finite number > 0 Pa, got -1.0");
