@@ -50,6 +50,8 @@ public final class CableBuilder {
     private double friction = 0.5;
     private boolean clampStart;
     private boolean clampEnd;
+    private long firstBodyId = -1;
+    private long firstJointId = -1;
 
     CableBuilder(PhysicsModel.Builder owner, String name) {
         this.owner = owner;
@@ -163,6 +165,18 @@ public final class CableBuilder {
     }
 
     /**
+     * Gives the segments stable global ids {@code bodyId, bodyId + 1, ...} and the connections
+     * (then the clamps) {@code jointId, jointId + 1, ...} (default: their indices).
+     *
+     * @return this
+     */
+    public CableBuilder ids(long bodyId, long jointId) {
+        firstBodyId = bodyId;
+        firstJointId = jointId;
+        return this;
+    }
+
+    /**
      * Adds the segments, their connections and clamps to the model.
      *
      * @return the body index of segment 0; segment i is that plus i
@@ -220,6 +234,9 @@ public final class CableBuilder {
                     .friction(friction);
             b.autoSubsystem = firstRun + i / perSubsystem;
             b.family = family;
+            if (firstBodyId >= 0) {
+                b.id(firstBodyId + i);
+            }
             int body = b.add();
             if (i == 0) {
                 first = body;
@@ -227,10 +244,15 @@ public final class CableBuilder {
         }
         owner.autoSubsystems += (segments + perSubsystem - 1) / perSubsystem;
         owner.cableNames.add(name);
+        long jointId = firstJointId;
         for (int i = 0; i + 1 < segments; i++) {
             double c = (i + 1) * l;
-            owner.rodJoint(first + i, first + i + 1, new double[] {from[0] + c * t[0], from[1] + c * t[1], from[2] + c * t[2]},
-                    t, k, damp).add();
+            PhysicsModel.JointBuilder j = owner.rodJoint(first + i, first + i + 1,
+                    new double[] {from[0] + c * t[0], from[1] + c * t[1], from[2] + c * t[2]}, t, k, damp);
+            if (jointId >= 0) {
+                j.id(jointId++);
+            }
+            j.add();
         }
         double[] k2 = k.clone();
         double[] d2 = damp.clone();
@@ -239,10 +261,18 @@ public final class CableBuilder {
             d2[d] *= 2;
         }
         if (clampStart) {
-            owner.rodJoint(first, -1, from.clone(), t, k2, d2).add();
+            PhysicsModel.JointBuilder j = owner.rodJoint(first, -1, from.clone(), t, k2, d2);
+            if (jointId >= 0) {
+                j.id(jointId++);
+            }
+            j.add();
         }
         if (clampEnd) {
-            owner.rodJoint(first + segments - 1, -1, to.clone(), t, k2, d2).add();
+            PhysicsModel.JointBuilder j = owner.rodJoint(first + segments - 1, -1, to.clone(), t, k2, d2);
+            if (jointId >= 0) {
+                j.id(jointId++);
+            }
+            j.add();
         }
         return first;
     }

@@ -45,6 +45,8 @@ public final class DeformableBuilder {
     private int blocks = 1;
     private double nodeRadius = 1e-3;
     private double friction = 0.5;
+    private long firstBodyId = -1;
+    private long firstJointId = -1;
 
     DeformableBuilder(PhysicsModel.Builder owner, String name) {
         this.owner = owner;
@@ -185,6 +187,19 @@ public final class DeformableBuilder {
     }
 
     /**
+     * Gives the node bodies stable global ids {@code bodyId, bodyId + 1, ...} (in the order they
+     * are added: block by block, nodes in mesh order) and the ties {@code jointId, ...} (default:
+     * their indices).
+     *
+     * @return this
+     */
+    public DeformableBuilder ids(long bodyId, long jointId) {
+        firstBodyId = bodyId;
+        firstJointId = jointId;
+        return this;
+    }
+
+    /**
      * Adds the node bodies, the ties between blocks and the deformable body to the model.
      *
      * @return the deformable body's index; its nodes' bodies via {@link PhysicsModel.Builder#deformableNode}
@@ -275,6 +290,8 @@ public final class DeformableBuilder {
         int[] nodeBody = new int[nn];
         java.util.Arrays.fill(nodeBody, -1);
         List<Deformables.Block> built = new ArrayList<>();
+        long nextBody = 0;
+        long nextJoint = 0;
         int[] local = new int[nn];
         for (int b = 0; b < blocks; b++) {
             java.util.Arrays.fill(local, -1);
@@ -312,11 +329,18 @@ public final class DeformableBuilder {
                     body.sphere(nodeRadius);
                 }
                 body.family = family;
+                if (firstBodyId >= 0) {
+                    body.id(firstBodyId + nextBody++);
+                }
                 int index = body.add();
                 bodies[local[v]] = index;
                 System.arraycopy(world, 3 * v, restNodes, 3 * local[v], 3);
                 if (copy) {
-                    owner.ballJoint(index, nodeBody[v], world[3 * v], world[3 * v + 1], world[3 * v + 2]).add();
+                    PhysicsModel.JointBuilder tie = owner.ballJoint(index, nodeBody[v], world[3 * v], world[3 * v + 1], world[3 * v + 2]);
+                    if (firstJointId >= 0) {
+                        tie.id(firstJointId + nextJoint++);
+                    }
+                    tie.add();
                 } else {
                     nodeBody[v] = index;
                 }

@@ -759,13 +759,25 @@ public final class PhysicsModel {
          * @throws IllegalArgumentException if no node passes the filter
          */
         public int weldNodes(int deformable, int body, NodeFilter filter) {
+            return weldNodes(deformable, body, filter, -1);
+        }
+
+        /**
+         * {@link #weldNodes(int, int, NodeFilter)} with stable global ids for the welds:
+         * {@code firstJointId, firstJointId + 1, ...} in node order (-1: their indices).
+         */
+        public int weldNodes(int deformable, int body, NodeFilter filter, long firstJointId) {
             int n = deformableNode(deformable, 0) >= 0 ? deformables.get(deformable).nodeBody().length : 0;
             int welded = 0;
             for (int v = 0; v < n; v++) {
                 int nb = deformableNode(deformable, v);
                 double[] p = bodies.get(nb).pos;
                 if (filter.test(p[0], p[1], p[2])) {
-                    ballJoint(nb, body, p[0], p[1], p[2]).add();
+                    JointBuilder j = ballJoint(nb, body, p[0], p[1], p[2]);
+                    if (firstJointId >= 0) {
+                        j.id(firstJointId + welded);
+                    }
+                    j.add();
                     welded++;
                 }
             }
@@ -802,8 +814,14 @@ public final class PhysicsModel {
             return new ArticulationBuilder(this, name);
         }
 
-        int bodyCount() {
+        /** @return the bodies added so far */
+        public int bodyCount() {
             return bodies.size();
+        }
+
+        /** @return the joints added so far */
+        public int jointCount() {
+            return joints.size();
         }
 
         BodyType bodyType(int i) {

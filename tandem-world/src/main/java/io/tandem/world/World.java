@@ -19,15 +19,115 @@ import java.util.Optional;
  * @param performers      performers of the gz::sim plugin
  * @param levels          levels of the gz::sim plugin
  * @param levelPlugin     whether the world has the gz::sim (or ignition::gazebo) plugin
+ * @param cables          Tandem's cables ({@code <tandem:cable>}), file order
+ * @param deformables     Tandem's deformable bodies ({@code <tandem:deformable>}), file order
  */
 public record World(String name, String source, double gravityX, double gravityY, double gravityZ, long stepSizeNs,
                     double realTimeFactor, List<Model> models, List<Performer> performers, List<Level> levels,
-                    boolean levelPlugin) {
+                    boolean levelPlugin, List<Cable> cables, List<Deformable> deformables) {
 
     public World {
         models = List.copyOf(models);
         performers = List.copyOf(performers);
         levels = List.copyOf(levels);
+        cables = List.copyOf(cables);
+        deformables = List.copyOf(deformables);
+    }
+
+    /** A world of rigid models only (no cables or deformable bodies). */
+    public World(String name, String source, double gravityX, double gravityY, double gravityZ, long stepSizeNs,
+                 double realTimeFactor, List<Model> models, List<Performer> performers, List<Level> levels,
+                 boolean levelPlugin) {
+        this(name, source, gravityX, gravityY, gravityZ, stepSizeNs, realTimeFactor, models, performers, levels, levelPlugin,
+                List.of(), List.of());
+    }
+
+    /** @return this world with these cables and deformable bodies */
+    public World withBodies(List<Cable> newCables, List<Deformable> newDeformables) {
+        return new World(name, source, gravityX, gravityY, gravityZ, stepSizeNs, realTimeFactor, models, performers, levels,
+                levelPlugin, newCables, newDeformables);
+    }
+
+    /**
+     * An elastic material.
+     *
+     * @param youngsModulus E, Pa, &gt; 0
+     * @param poissonRatio  nu, in (-1, 0.5)
+     * @param density       kg/m^3, &gt; 0
+     */
+    public record Material(double youngsModulus, double poissonRatio, double density) {
+    }
+
+    /**
+     * Where a cable's end or a deformable body's nodes are welded: a link of a model, or the world
+     * ({@code model} null).
+     *
+     * @param model the model's name, or null for the world
+     * @param link  the link's name (null for the world)
+     */
+    public record Anchor(String model, String link) {
+        /** the world */
+        public static final Anchor WORLD = new Anchor(null, null);
+
+        /** @return whether this is the world */
+        public boolean isWorld() {
+            return model == null;
+        }
+    }
+
+    /**
+     * A cable (Tandem's SDF extension {@code <tandem:cable>}): a straight run of rigid capsule
+     * segments with Cosserat stretch, shear, bend and twist springs from its material.
+     *
+     * @param name                 unique among the world's cables and deformable bodies
+     * @param fromX                start point, world frame, m
+     * @param toX                  end point, world frame, m
+     * @param segments             at least 1
+     * @param diameter             m
+     * @param material             E, nu, density
+     * @param segmentsPerSubsystem segments per SubADMM subsystem
+     * @param start                what its start is welded to (6 hard rows at the start point), or null for free
+     * @param end                  what its end is welded to, or null for free
+     * @param line                 line in the source
+     */
+    public record Cable(String name, double fromX, double fromY, double fromZ, double toX, double toY, double toZ,
+                        int segments, double diameter, Material material, int segmentsPerSubsystem, Anchor start, Anchor end,
+                        int line) {
+    }
+
+    /**
+     * A deformable body (Tandem's SDF extension {@code <tandem:deformable>}): a co-rotational
+     * linear tetrahedral FEM mesh, a meshed box or a mesh file, split into blocks.
+     *
+     * @param name       unique among the world's cables and deformable bodies
+     * @param pose       the mesh frame in the world
+     * @param sizeX      a box's side lengths, m (0 when {@code meshFile} is given); the box is centred on the frame
+     * @param cellsX     a box's cells per axis (6 tetrahedra each)
+     * @param meshFile   a Gmsh .msh or TetGen .node file, or null for the box
+     * @param material   E, nu, density
+     * @param rayleighAlpha mass-proportional damping, 1/s
+     * @param rayleighBeta  stiffness-proportional damping, s
+     * @param blocks     blocks (subsystems) along the mesh's longest axis
+     * @param nodeRadius surface nodes' contact spheres, m
+     * @param welds      node welds: the nodes inside each box (world frame, at the start) welded to its anchor
+     * @param line       line in the source
+     */
+    public record Deformable(String name, Pose pose, double sizeX, double sizeY, double sizeZ, int cellsX, int cellsY, int cellsZ,
+                             java.nio.file.Path meshFile, Material material, double rayleighAlpha, double rayleighBeta, int blocks,
+                             double nodeRadius, List<NodeWeld> welds, int line) {
+        public Deformable {
+            welds = List.copyOf(welds);
+        }
+    }
+
+    /**
+     * The nodes of a deformable body inside a world-aligned box at the start, welded to an anchor.
+     *
+     * @param anchor a link or the world
+     * @param minX   the box's lower corner, world frame, m
+     * @param maxX   the box's upper corner, m
+     */
+    public record NodeWeld(Anchor anchor, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
     }
 
     /** @return the model of that name, if any */

@@ -181,7 +181,81 @@ public final class PhysicsCompiler {
                 joints.put(Compiled.key(m.name(), j.name()), jb.id(id).add());
             }
         }
+        addCablesAndDeformables(world, b, bodyOfLink, bodies, linkId, jointId);
         return new Compiled(b.build(), bodies, joints, dofs);
+    }
+
+    /**
+     * The world's cables and deformable bodies (Tandem's SDF extension), after every model: their
+     * bodies' global ids follow the world's links, their joints' ids the world's joints, so they
+     * are the same in every compiled subset. A cable's welded end is a fixed joint (6 hard rows)
+     * at its end point; a deformable body's node welds are ball joints at the nodes.
+     */
+    private static void addCablesAndDeformables(World world, PhysicsModel.Builder b, Map<String, Integer> bodyOfLink,
+                                                List<BodyRef> bodies, long linkId, long jointId) {
+        for (World.Cable c : world.cables()) {
+            String where = world.source() + ":" + c.line() + ": cable '" + c.name() + "': ";
+            try {
+                int first = b.cable(c.name()).from(c.fromX(), c.fromY(), c.fromZ()).to(c.toX(), c.toY(), c.toZ())
+                        .segments(c.segments()).diameter(c.diameter())
+                        .material(c.material().youngsModulus(), c.material().poissonRatio(), c.material().density())
+                        .segmentsPerSubsystem(c.segmentsPerSubsystem()).ids(linkId, jointId).add();
+                linkId += c.segments();
+                jointId += c.segments() - 1;
+                if (c.start() != null) {
+                    b.fixedJoint(first, anchorBody(world, where, c.start(), bodyOfLink, bodies), c.fromX(), c.fromY(), c.fromZ())
+                            .id(jointId++).add();
+                }
+                if (c.end() != null) {
+                    b.fixedJoint(first + c.segments() - 1, anchorBody(world, where, c.end(), bodyOfLink, bodies), c.toX(), c.toY(),
+                            c.toZ()).id(jointId++).add();
+                }
+            } catch (IllegalArgumentException e) {
+                throw new WorldFormatException(where + e.getMessage(), e);
+            }
+        }
+        for (World.Deformable d : world.deformables()) {
+            String where = world.source() + ":" + d.line() + ": deformable '" + d.name() + "': ";
+            try {
+                Pose p = d.pose();
+                io.tandem.physics.DeformableBuilder db = b.deformable(d.name())
+                        .material(d.material().youngsModulus(), d.material().poissonRatio(), d.material().density())
+                        .rayleigh(d.rayleighAlpha(), d.rayleighBeta()).blocks(d.blocks()).nodeRadius(d.nodeRadius())
+                        .at(p.x(), p.y(), p.z(), p.qw(), p.qx(), p.qy(), p.qz()).ids(linkId, jointId);
+                if (d.meshFile() != null) {
+                    db.meshFile(d.meshFile());
+                } else {
+                    db.box(d.sizeX(), d.sizeY(), d.sizeZ(), d.cellsX(), d.cellsY(), d.cellsZ());
+                }
+                int bodies0 = b.bodyCount();
+                int joints0 = b.jointCount();
+                int index = db.add();
+                linkId += b.bodyCount() - bodies0;
+                jointId += b.jointCount() - joints0;
+                for (World.NodeWeld w : d.welds()) {
+                    int anchor = anchorBody(world, where, w.anchor(), bodyOfLink, bodies);
+                    jointId += b.weldNodes(index, anchor, (x, y, z) -> x >= w.minX() && x <= w.maxX() && y >= w.minY()
+                            && y <= w.maxY() && z >= w.minZ() && z <= w.maxZ(), jointId);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new WorldFormatException(where + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The body an anchor names (-1 for the world), or an error naming the source line. */
+    private static int anchorBody(World world, String where, World.Anchor a, Map<String, Integer> bodyOfLink,
+                                  List<BodyRef> bodies) {
+        if (a.isWorld()) {
+            return -1;
+        }
+        Integer ref = bodyOfLink.get(Compiled.key(a.model(), a.link()));
+        if (ref == null) {
+            throw new WorldFormatException(where + "it is welded to link '" + a.link() + "' of model '" + a.model()
+                    + "', which " + (world.model(a.model()).isPresent() ? "is not loaded or has no such link" : "the world does not have")
+                    + "; name a link of a loaded model, or leave model out to weld to the world");
+        }
+        return bodies.get(ref).body();
     }
 
     /**
