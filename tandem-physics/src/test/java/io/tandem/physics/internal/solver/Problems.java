@@ -186,6 +186,110 @@ final class Problems {
     }
 
     /**
+     * Every block kind at once, with an articulation: two rigid bodies and a robot in joint
+     * coordinates (3 joints, 3 links with random Jacobians Lambda_l, a random SPD A_r). Blocks: a
+     * ball joint (HARD) between body 0 and link 2, a spring row (SOFT) on body 1, a limit (LIMIT)
+     * between links 0 and 1 of the robot, a saturated motor (BOXED) on body 1, and contacts
+     * (CONTACT, friction mu) of body 1 on the ground and of link 1 on body 0. No warm start. No
+     * closed form: the reference is a converged solve.
+     */
+    static ConstraintProblem everyKindWithArticulation(long seed, double mu) {
+        Random rnd = new Random(seed);
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(5);
+        pr.group(new int[] {0, 1, 2, 2, 2});
+        pr.layout();
+        int n = 3;
+        pr.layoutArticulations(new int[] {n}, new int[] {3}, 1);
+        pr.articulationOf[2] = 0;
+        for (int l = 0; l < 3; l++) {
+            pr.linkOf[2 + l] = l;
+        }
+        for (int i = 0; i < 2; i++) {
+            rigidBody(pr, i, 1 + rnd.nextDouble(), 0.02, 0.03, 0.025);
+            for (int d = 0; d < 6; d++) {
+                pr.v[pr.coord(i) + d] = 0.3 * rnd.nextGaussian();
+                pr.b[pr.coord(i) + d] = pr.mass[36 * i + 7 * d] * pr.v[pr.coord(i) + d];
+            }
+            pr.b[pr.coord(i) + 2] -= pr.mass[36 * i] * G * H;
+        }
+        double[][] root = new double[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                root[i][j] = rnd.nextGaussian();
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                double a = i == j ? 0.5 : 0;
+                for (int k = 0; k < n; k++) {
+                    a += root[i][k] * root[j][k];
+                }
+                pr.articulationA[n * i + j] = a;
+            }
+            pr.articulationB[i] = rnd.nextGaussian();
+        }
+        for (int k = 0; k < 6 * n * 3; k++) {
+            pr.lambda[k] = 0.5 * rnd.nextGaussian();
+        }
+        int joint = pr.addBlock(ConstraintProblem.HARD, 3, 0, 4, 0);
+        for (int k = 0; k < 3; k++) {
+            row(pr.jA, joint + k, AXES[k], new double[] {0.1, 0, 0});
+            row(pr.jB, joint + k, new double[] {-AXES[k][0], -AXES[k][1], -AXES[k][2]}, new double[] {-0.05, 0.02, 0});
+            pr.e[joint + k] = 0.01 * rnd.nextGaussian();
+        }
+        int spring = pr.addBlock(ConstraintProblem.SOFT, 1, 1, -1, 0);
+        row(pr.jA, spring, AXES[1], new double[] {0, 0, 0.1});
+        pr.gamma[spring] = 0.5;
+        pr.e[spring] = 0.05;
+        int limit = pr.addBlock(ConstraintProblem.LIMIT, 1, 2, 3, 0);
+        pr.jA[6 * limit + 5] = 1;
+        pr.jB[6 * limit + 5] = -1;
+        pr.e[limit] = -0.2;
+        int motor = pr.addBlock(ConstraintProblem.BOXED, 1, 1, -1, 0);
+        pr.jA[6 * motor + 3] = 1;
+        pr.e[motor] = -2;
+        pr.lo[motor] = -0.01;
+        pr.hi[motor] = 0.01;
+        double[][] dirs = {AXES[2], AXES[0], AXES[1]};
+        int ground = pr.addBlock(ConstraintProblem.CONTACT, 3, 1, -1, mu);
+        for (int q = 0; q < 3; q++) {
+            row(pr.jA, ground + q, dirs[q], new double[] {0.02, -0.01, -0.1});
+        }
+        pr.e[ground] = -0.3;
+        pr.e[ground + 1] = 0.2;
+        int touch = pr.addBlock(ConstraintProblem.CONTACT, 3, 3, 0, mu);
+        for (int q = 0; q < 3; q++) {
+            row(pr.jA, touch + q, dirs[q], new double[] {0, 0.05, -0.05});
+            row(pr.jB, touch + q, new double[] {-dirs[q][0], -dirs[q][1], -dirs[q][2]}, new double[] {0, 0, 0.1});
+        }
+        pr.e[touch] = -0.1;
+        java.util.Arrays.fill(pr.p, 0, pr.totalRows, 0);
+        return pr;
+    }
+
+    /**
+     * Asserts that {@code pr} (solved) has the velocities, joint velocities and impulses of
+     * {@code ref} (the same problem, solved) within {@code tol}.
+     */
+    static void assertSameSolution(ConstraintProblem pr, ConstraintProblem ref, double tol) {
+        for (int i = 0; i < totalDim(ref); i++) {
+            org.assertj.core.api.Assertions.assertThat(pr.v[i]).as("v[%d]", i)
+                    .isCloseTo(ref.v[i], org.assertj.core.api.Assertions.within(tol));
+        }
+        for (int a = 0; a < ref.articulations; a++) {
+            for (int i = ref.articulationStart[a]; i < ref.articulationStart[a] + ref.articulationDim[a]; i++) {
+                org.assertj.core.api.Assertions.assertThat(pr.articulationV[i]).as("qd[%d]", i)
+                        .isCloseTo(ref.articulationV[i], org.assertj.core.api.Assertions.within(tol));
+            }
+        }
+        for (int r = 0; r < ref.totalRows; r++) {
+            org.assertj.core.api.Assertions.assertThat(pr.p[r]).as("p[%d]", r)
+                    .isCloseTo(ref.p[r], org.assertj.core.api.Assertions.within(tol));
+        }
+    }
+
+    /**
      * Three spheres (r 0.1 m, 1, 2 and 3 kg) in a row on the ground, pushed together and down:
      * frictionless contacts sphere-ground (3) and sphere-sphere (2), no warm start. Reference:
      * {@link #exactFrictionlessLcp}.
