@@ -3,6 +3,8 @@ package io.tandem.physics;
 import io.tandem.physics.internal.dynamics.RigidOps;
 import io.tandem.physics.internal.solver.ConstraintProblem;
 import io.tandem.physics.internal.solver.ConstraintSolver;
+import io.tandem.physics.internal.solver.FullAdmm;
+import io.tandem.physics.internal.solver.NonsmoothNewton;
 import io.tandem.physics.internal.parallel.ParallelLoop;
 import io.tandem.physics.internal.solver.Pgs;
 import io.tandem.physics.internal.solver.ProjectedJacobi;
@@ -20,7 +22,8 @@ import io.tandem.physics.internal.solver.SubAdmm;
  *   3. constraints at the midpoint: joint rows (JointAssembly), contact rows (ContactAssembly:
  *      broad phase, narrow phase, one Signorini-Coulomb block per manifold point, warm-started by
  *      feature), Jacobians and errors evaluated at q^{k+1/2};
- *   4. the solver (SubADMM, PGS or projected Jacobi) yields v^{k+1} and the impulses;
+ *   4. the solver (SubADMM, PGS, projected Jacobi, or a baseline: full-system ADMM, non-smooth
+ *      Newton) yields v^{k+1} and the impulses;
  *   5. a finite check on every dynamic body before anything is kept (a NaN names the body and
  *      the step, and the start poses are restored);
  *   6. the second half drift: q^{k+1} = q^{k+1/2} (+) h/2 v^{k+1}, so that
@@ -64,7 +67,9 @@ import io.tandem.physics.internal.solver.SubAdmm;
  *     structure caches that do not change results. A new engine on a rebuilt model continues
  *     bitwise, and a group's state moves between states (copyContactWarmStarts).
  * This holds for SUB_ADMM, PGS (with its per-island NNCG) and PROJECTED_JACOBI, for any thread
- * count. Tested by SubsetEquivalenceTest.
+ * count, and for the FULL_ADMM baseline (its minimum-degree order keeps each island's relative
+ * order). Tested by SubsetEquivalenceTest. Not for the NONSMOOTH_NEWTON baseline, whose inner
+ * products and line search span every island.
  */
 
 /**
@@ -157,6 +162,8 @@ public final class PhysicsEngine implements AutoCloseable {
             case SUB_ADMM -> new SubAdmm(st.iterations(), st.kappa(), st.tolerance(), st.adaptive(), loop);
             case PGS -> new Pgs(st.iterations(), st.tolerance(), true);
             case PROJECTED_JACOBI -> new ProjectedJacobi(st.iterations(), loop);
+            case FULL_ADMM -> new FullAdmm(st.iterations(), st.kappa());
+            case NONSMOOTH_NEWTON -> new NonsmoothNewton(st.iterations());
         };
         this.joints = new JointAssembly(model, loop);
         // SubADMM reads contact blocks only in their compact form: their rows are not written

@@ -7,5 +7,9 @@ public enum SolverKind {
     /** projected Gauss-Seidel over constraint blocks, accelerated by nonsmooth nonlinear conjugate gradients */
     PGS,
     /** projected Jacobi: the PGS projections applied simultaneously */
-    PROJECTED_JACOBI
+    PROJECTED_JACOBI,
+    /** full-system ADMM: SubADMM's iteration with one subsystem holding every body, one sparse Cholesky per step (a baseline) */
+    FULL_ADMM,
+    /** non-smooth Newton on the Fischer-Burmeister reformulation with an Armijo line search (Macklin et al. 2019; a baseline) */
+    NONSMOOTH_NEWTON
 }

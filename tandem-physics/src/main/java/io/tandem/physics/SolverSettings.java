@@ -4,12 +4,14 @@ package io.tandem.physics;
  * Constraint-solver settings of a world.
  *
  * @param kind       which solver
- * @param iterations iteration budget per step, at least 1
- * @param kappa      SubADMM penalty scale (beta_i = kappa tr(A_i) / sum ||J_ci||^2), greater than 0
+ * @param iterations iteration budget per step, at least 1 (NONSMOOTH_NEWTON: Newton iterations)
+ * @param kappa      SubADMM and FULL_ADMM penalty scale (kappa times each constraint's effective
+ *                   mass), greater than 0
  * @param tolerance  residual tolerance for early stopping, 0 to always run the whole budget
  *                   (SubADMM: m/s, on both the primal and the dual residual; PGS: N s, on the
- *                   largest impulse change of a sweep)
- * @param threads    threads for the parallel loops (SubADMM, projected Jacobi), at least 1
+ *                   largest impulse change of a sweep); ignored by the other solvers
+ * @param threads    threads for the parallel loops (SubADMM, projected Jacobi; FULL_ADMM and
+ *                   NONSMOOTH_NEWTON solve serially), at least 1
  * @param adaptive   SubADMM: balance each subsystem's penalties by its residuals (kappa is then
  *                   the starting scale); ignored by the other solvers
  */
@@ -21,7 +23,8 @@ public record SolverSettings(SolverKind kind, int iterations, double kappa, doub
     /** Validates eagerly. */
     public SolverSettings {
         if (kind == null) {
-            throw new IllegalArgumentException("solver kind must be set (SUB_ADMM, PGS or PROJECTED_JACOBI)");
+            throw new IllegalArgumentException("solver kind must be set (SUB_ADMM, PGS, PROJECTED_JACOBI, FULL_ADMM or"
+                    + " NONSMOOTH_NEWTON)");
         }
         if (iterations < 1) {
             throw new IllegalArgumentException("solver iterations must be >= 1, got " + iterations);
@@ -85,6 +88,22 @@ public record SolverSettings(SolverKind kind, int iterations, double kappa, doub
     /** @return projected Jacobi with {@code iterations} */
     public static SolverSettings projectedJacobi(int iterations) {
         return new SolverSettings(SolverKind.PROJECTED_JACOBI, iterations, DEFAULT_KAPPA, 0, 1);
+    }
+
+    /**
+     * @return full-system ADMM with a fixed budget of {@code iterations}: default kappa, 1 thread
+     *         (the FADMM baseline of the paper's Table I: 30, 60, 90)
+     */
+    public static SolverSettings fullAdmm(int iterations) {
+        return new SolverSettings(SolverKind.FULL_ADMM, iterations, DEFAULT_KAPPA, 0, 1);
+    }
+
+    /**
+     * @return the non-smooth Newton solver with {@code iterations} Newton iterations, 1 thread (the
+     *         NNewton baseline of the paper's Table I: 3, 6, 9)
+     */
+    public static SolverSettings nonsmoothNewton(int iterations) {
+        return new SolverSettings(SolverKind.NONSMOOTH_NEWTON, iterations, DEFAULT_KAPPA, 0, 1);
     }
 
     /** @return these settings with another thread count */

@@ -252,6 +252,8 @@ class ArticulationTest {
             case SUB_ADMM -> SolverSettings.subAdmm(60);
             case PGS -> SolverSettings.pgs(60);
             case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(60);
+            case FULL_ADMM -> SolverSettings.fullAdmm(60);
+            case NONSMOOTH_NEWTON -> SolverSettings.nonsmoothNewton(9);
         };
     }
 
@@ -564,10 +566,11 @@ class ArticulationTest {
     /**
      * Subset equivalence (PhysicsEngine's notes) with a robot: the Panda with a ball dropped on its
      * tray steps bitwise the same alone and in a model that also holds an unrelated pile of boxes
-     * listed before it (other indices, same global ids), under every solver.
+     * listed before it (other indices, same global ids), under every solver but the non-smooth
+     * Newton baseline, whose inner products and line search span every island (its notes).
      */
     @ParameterizedTest
-    @EnumSource(SolverKind.class)
+    @EnumSource(value = SolverKind.class, mode = EnumSource.Mode.EXCLUDE, names = "NONSMOOTH_NEWTON")
     void subsetEquivalence_pandaWithAndWithoutAnotherIsland_bitwiseIdentical(SolverKind kind) {
         PhysicsState[] end = new PhysicsState[2];
         PhysicsModel[] models = new PhysicsModel[2];

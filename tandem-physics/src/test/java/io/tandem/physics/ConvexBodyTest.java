@@ -22,6 +22,8 @@ class ConvexBodyTest {
             case SUB_ADMM -> SolverSettings.subAdmm(60);
             case PGS -> SolverSettings.pgs(30);
             case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(100);
+            case FULL_ADMM -> SolverSettings.fullAdmm(60);
+            case NONSMOOTH_NEWTON -> SolverSettings.nonsmoothNewton(9);
         };
     }
 

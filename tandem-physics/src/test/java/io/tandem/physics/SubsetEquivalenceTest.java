@@ -124,6 +124,9 @@ class SubsetEquivalenceTest {
             new SolverSettings(SolverKind.PGS, 30, SolverSettings.DEFAULT_KAPPA, 1e-5, 1),
             SolverSettings.projectedJacobi(10),
             SolverSettings.projectedJacobi(10).withThreads(2),
+            // the full-system ADMM baseline: one factorization, whose minimum-degree order keeps
+            // each island's relative order (not the non-smooth Newton baseline: global line search)
+            SolverSettings.fullAdmm(10),
         };
     }
 

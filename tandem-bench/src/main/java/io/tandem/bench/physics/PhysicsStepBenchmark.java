@@ -51,7 +51,7 @@ public class PhysicsStepBenchmark {
     @Param({"pile", "chain"})
     public String scene;
 
-    /** The solver: SUB_ADMM or PGS. */
+    /** The solver: SUB_ADMM or PGS (any SolverKind name, with -p solver=FULL_ADMM say). */
     @Param({"SUB_ADMM", "PGS"})
     public String solver;
 
@@ -65,7 +65,8 @@ public class PhysicsStepBenchmark {
     @Setup
     public void setUp() {
         SolverKind kind = SolverKind.valueOf(solver);
-        SolverSettings settings = kind == SolverKind.SUB_ADMM ? SolverSettings.subAdmm(iterations) : SolverSettings.pgs(iterations);
+        // a fixed budget, default kappa, 1 thread: SolverSettings.subAdmm, pgs, fullAdmm, ... for any kind
+        SolverSettings settings = new SolverSettings(kind, iterations, SolverSettings.DEFAULT_KAPPA, 0, 1);
         PhysicsModel model = switch (scene) {
             case "pile" -> PhysicsScenes.pile(10, STEP, settings);
             case "chain" -> PhysicsScenes.chain(50, STEP, settings, true);

@@ -39,7 +39,8 @@ public final class SolversCommand implements Callable<Integer> {
     List<Integer> iterations;
 
     @Option(names = "--solvers", split = ",", defaultValue = "PGS,PROJECTED_JACOBI,SUB_ADMM",
-            description = "Solvers (default: ${DEFAULT-VALUE}).")
+            description = "Solvers (default: ${DEFAULT-VALUE}); also the Table I baselines FULL_ADMM and NONSMOOTH_NEWTON,"
+                    + " whose budget counts Newton steps (Table I: 3,6,9; run it with its own --iterations).")
     List<SolverKind> solvers;
 
     @Option(names = "--spheres", description = "Spheres in the stir scene (default: 400 for stir, 1000 for stir-rod).")

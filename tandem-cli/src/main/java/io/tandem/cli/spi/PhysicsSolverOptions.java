@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
  * parsed; read afterwards on the command's thread.
  */
 public final class PhysicsSolverOptions {
-    @Option(names = "--solver", description = "SUB_ADMM, PGS or PROJECTED_JACOBI (default: ${DEFAULT-VALUE}).",
+    @Option(names = "--solver", description = "SUB_ADMM, PGS, PROJECTED_JACOBI, or the Table I baselines FULL_ADMM"
+            + " (full-system ADMM) and NONSMOOTH_NEWTON (its budget counts Newton steps) (default: ${DEFAULT-VALUE}).",
             defaultValue = "SUB_ADMM")
     SolverKind solver;
 
@@ -29,8 +30,8 @@ public final class PhysicsSolverOptions {
     /**
      * @param iterations a fixed iteration budget, or null for the defaults
      * @return {@link SolverSettings#defaults()} for SubADMM without a budget, else a fixed budget
-     *         ({@link SolverSettings#DEFAULT_ITERATION_CAP} for PGS and projected Jacobi without
-     *         one), with these threads
+     *         ({@link SolverSettings#DEFAULT_ITERATION_CAP} for the other solvers without one), with
+     *         these threads
      */
     public SolverSettings settings(Integer iterations) {
         int n = iterations == null ? SolverSettings.DEFAULT_ITERATION_CAP : iterations;
@@ -38,6 +39,8 @@ public final class PhysicsSolverOptions {
             case SUB_ADMM -> iterations == null ? SolverSettings.defaults() : SolverSettings.subAdmm(n);
             case PGS -> SolverSettings.pgs(n);
             case PROJECTED_JACOBI -> SolverSettings.projectedJacobi(n);
+            case FULL_ADMM -> SolverSettings.fullAdmm(n);
+            case NONSMOOTH_NEWTON -> SolverSettings.nonsmoothNewton(n);
         };
         return st.withThreads(threads);
     }
