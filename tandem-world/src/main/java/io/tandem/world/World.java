@@ -93,6 +93,8 @@ public record World(String name, String source, double gravityX, double gravityY
     public record Cable(String name, double fromX, double fromY, double fromZ, double toX, double toY, double toZ,
                         int segments, double diameter, Material material, int segmentsPerSubsystem, Anchor start, Anchor end,
                         int line) {
+        /** Tandem's SDF extension element in a world declaring a cable */
+        public static final String ELEMENT = "tandem:cable";
     }
 
     /**
@@ -115,6 +117,9 @@ public record World(String name, String source, double gravityX, double gravityY
     public record Deformable(String name, Pose pose, double sizeX, double sizeY, double sizeZ, int cellsX, int cellsY, int cellsZ,
                              java.nio.file.Path meshFile, Material material, double rayleighAlpha, double rayleighBeta, int blocks,
                              double nodeRadius, List<NodeWeld> welds, int line) {
+        /** Tandem's SDF extension element in a world declaring a deformable body */
+        public static final String ELEMENT = "tandem:deformable";
+
         public Deformable {
             welds = List.copyOf(welds);
         }

@@ -56,6 +56,9 @@ import java.util.function.Consumer;
  * child element (Gazebo's own test worlds have <sphere>1</sphere>) gets SDF's default, with a
  * warning.
  *
+ * Cables and deformable bodies: Tandem's extension elements <tandem:cable> and <tandem:deformable>
+ * in the world (ElasticBodies), read after the models so that their anchors may name any model.
+ *
  * Meshes (<mesh><uri>, <scale>): STL, OBJ and COLLADA files found as Gazebo finds them
  * (internal/MeshSources: model:// through GZ_SIM_RESOURCE_PATH and the folders above the naming
  * file, package:// through ROS_PACKAGE_PATH, relative paths from the naming file's folder); a
@@ -249,8 +252,11 @@ public final class SdfLoader {
         List<World.Performer> performers = new ArrayList<>();
         List<World.Level> levels = new ArrayList<>();
         boolean levelPlugin = false;
+        List<Element> elastic = new ArrayList<>();
         for (Element e : w.children) {
             switch (e.name) {
+                // read once every model and level is known (an anchor may name a later model)
+                case World.Cable.ELEMENT, World.Deformable.ELEMENT -> elastic.add(e);
                 case "model" -> {
                     World.Model m = model(e, worldFrames);
                     if (!names.add(m.name())) {
@@ -300,7 +306,17 @@ public final class SdfLoader {
                 }
             }
         }
-        return new World(worldName, file, g[0], g[1], g[2], stepNs, rtf, models, kept, levels, levelPlugin);
+        ElasticBodies reader = new ElasticBodies(this, dir, models, levels);
+        List<World.Cable> cables = new ArrayList<>();
+        List<World.Deformable> deformables = new ArrayList<>();
+        for (Element e : elastic) {
+            if (e.name.equals(World.Cable.ELEMENT)) {
+                cables.add(reader.cable(e));
+            } else {
+                deformables.add(reader.deformable(e));
+            }
+        }
+        return new World(worldName, file, g[0], g[1], g[2], stepNs, rtf, models, kept, levels, levelPlugin, cables, deformables);
     }
 
     private void levelPlugin(Element plugin, List<World.Performer> performers, List<World.Level> levels) {
@@ -1006,7 +1022,7 @@ public final class SdfLoader {
 
     // ---------------------------------------------------------------- values
 
-    private Pose pose(Element p) {
+    Pose pose(Element p) {
         double[] v = vector(p, 6);
         String degrees = p.attribute("degrees");
         double k = "true".equals(degrees) ? Math.PI / 180 : 1;
@@ -1014,7 +1030,7 @@ public final class SdfLoader {
     }
 
     /** Space-separated numbers; n < 0 accepts any count. */
-    private double[] vector(Element e, int n) {
+    double[] vector(Element e, int n) {
         String t = e.text();
         String[] parts = t.isEmpty() ? new String[0] : t.split("\\s+");
         if (n >= 0 && parts.length != n) {
@@ -1030,11 +1046,11 @@ public final class SdfLoader {
     /** The longest step accepted, s: a rigid-body step beyond it is no simulation (and 10^300 s overflowed the ns clock). */
     static final double MAX_STEP_S = 3600;
 
-    private double number(Element e) {
+    double number(Element e) {
         return parse(e, e.text());
     }
 
-    private int integer(Element e) {
+    int integer(Element e) {
         double v = number(e);
         if (v != Math.rint(v) || Math.abs(v) > 1 << 20) {
             throw error(e, "<" + e.name + "> needs a whole number up to 2^20, got '" + e.text() + "'");
@@ -1062,16 +1078,16 @@ public final class SdfLoader {
         return t.equals("true") || t.equals("1");
     }
 
-    private String required(Element e, String attribute) {
+    String required(Element e, String attribute) {
         return messages.required(e, attribute);
     }
 
-    private WorldFormatException error(Element e, String message) {
+    WorldFormatException error(Element e, String message) {
         return messages.error(e, message);
     }
 
     /** Reports an unsupported element kind once per load. */
-    private void warn(Element e, String kind, String message) {
+    void warn(Element e, String kind, String message) {
         messages.warn(e, kind, message);
     }
 }
