@@ -107,6 +107,12 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     /** a planar base's velocity servo reaches its command with this time constant, s */
     static final double BASE_SERVO_S = 0.05;
     private VisualScene visualScene;
+    /**
+     * the first global body and joint ids after the models' (the world's links and joints): the
+     * cables' and deformable bodies' bodies and joints (PhysicsCompiler), always loaded
+     */
+    private final long firstElasticBodyId;
+    private final long firstElasticJointId;
 
     /**
      * A runner with the engine's defaults ({@link SolverSettings#defaults()}).
@@ -138,6 +144,14 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         this.solver = solver;
         this.levels = levels;
         int count = world.models().size();
+        long links = 0;
+        long joints = 0;
+        for (World.Model m : world.models()) {
+            links += m.links().size();
+            joints += m.joints().size();
+        }
+        firstElasticBodyId = links;
+        firstElasticJointId = joints;
         firstLinkInModelInverse = new Pose[count];
         firstBody = new int[count];
         bodyInLinkInverse = new Pose[count];
@@ -466,6 +480,7 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 readLink(imports.get(ref.model()), ref, s);
             }
         }
+        carryElastic(pm, s, kept);
         if (compiled != null && compiled.model().jointCount() > 0 && pm.jointCount() > 0) {
             int slots = state.jointImpulse.length / compiled.model().jointCount();
             for (Map.Entry<String, Integer> j : next.joints().entrySet()) {
@@ -555,6 +570,40 @@ public final class WorldRunner implements WorldView, AutoCloseable {
                 Integer lb = bodyOf.get(PhysicsCompiler.Compiled.key(m.name(), m.links().get(l).name()));
                 linkBody[mi][l] = lb == null ? -1 : compiled.bodies().get(lb).body();
                 linkBodyInLinkInverse[mi][l] = lb == null ? null : compiled.bodies().get(lb).bodyInLink().inverse();
+            }
+        }
+    }
+
+    /**
+     * The cables' and deformable bodies' bodies (always loaded) keep their states across a
+     * rebuild, found by global id, and so do their joints' impulses (connections, ties, welds).
+     */
+    private void carryElastic(PhysicsModel pm, PhysicsState s, java.util.Set<Long> kept) {
+        if (compiled == null) {
+            return;
+        }
+        PhysicsModel old = compiled.model();
+        for (int n = 0; n < pm.bodyCount(); n++) {
+            long id = pm.bodyId(n);
+            int o = id < firstElasticBodyId ? -1 : old.bodyIndex(id);
+            if (o < 0) {
+                continue;
+            }
+            System.arraycopy(state.pos, 3 * o, s.pos, 3 * n, 3);
+            System.arraycopy(state.quat, 4 * o, s.quat, 4 * n, 4);
+            System.arraycopy(state.linVel, 3 * o, s.linVel, 3 * n, 3);
+            System.arraycopy(state.angVel, 3 * o, s.angVel, 3 * n, 3);
+            kept.add(id);
+        }
+        if (old.jointCount() == 0 || pm.jointCount() == 0) {
+            return;
+        }
+        int slots = state.jointImpulse.length / old.jointCount();
+        for (int j = 0; j < pm.jointCount(); j++) {
+            long id = pm.jointId(j);
+            int o = id < firstElasticJointId ? -1 : old.jointIndex(id);
+            if (o >= 0) {
+                System.arraycopy(state.jointImpulse, slots * o, s.jointImpulse, slots * j, slots);
             }
         }
     }
