@@ -263,6 +263,11 @@ public final class SimCommand implements Callable<Integer> {
         }
         if (role != null) {
             progress.close(); // the distributed roles compile their part of the world as they start
+            String refused = io.tandem.world.distributed.DistributedPrimary.unsupported(w);
+            if (refused != null) {
+                err.println("tandem sim: " + refused);
+                return 2;
+            }
         }
         if (view.follow() != null) {
             String refused = LiveViewer.followRefusal(w, view.follow());

@@ -220,6 +220,26 @@ class SimCommandTest {
         }
     }
 
+    /** A world with a cable runs standalone; distributed, it is refused in one line before anything starts (exit 2). */
+    @Test
+    void sim_worldWithCable_runsStandaloneRefusedDistributed() throws IOException {
+        Path world = Files.writeString(tmp.resolve("rope.sdf"), "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\""
+                + " xmlns:tandem=\"https://tandem.io/sdf\"><world name=\"rope\">\n<model name=\"ground\"><static>true</static>"
+                + "<link name=\"l\"><collision name=\"c\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
+                + "</link></model>\n<tandem:cable name=\"rope\"><from>0 0 1</from><to>1 0 1</to><segments>10</segments>"
+                + "<diameter>0.02</diameter><material><youngs_modulus>1e7</youngs_modulus><poisson_ratio>0.45</poisson_ratio>"
+                + "<density>1200</density></material><attach end=\"start\"/></tandem:cable>\n</world></sdf>\n");
+        assertThat(run("sim", world.toString(), "--iterations", "50")).isZero();
+        assertThat(out.toString()).contains("world rope: 50 iterations");
+        err.getBuffer().setLength(0);
+        assertThat(run("sim", world.toString(), "--network-role", "primary", "--network-secondaries", "1")).isEqualTo(2);
+        assertThat(err.toString().trim()).isEqualTo("tandem sim: " + world + ":4: world 'rope' has cable 'rope': cables and"
+                + " deformable bodies do not run distributed yet; run the world standalone (without --network-role)");
+        err.getBuffer().setLength(0);
+        assertThat(run("sim", world.toString(), "--network-role", "secondary")).isEqualTo(2);
+        assertThat(err.toString()).contains("do not run distributed yet");
+    }
+
     @Test
     void sim_badNetworkFlags_usageErrorNamingTheFix() {
         assertThat(run("sim", DROP.toString(), "--network-role", "readonly")).isEqualTo(2);

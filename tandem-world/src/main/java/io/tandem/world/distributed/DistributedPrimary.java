@@ -143,8 +143,14 @@ public final class DistributedPrimary implements WorldView {
      * @param secondaries  how many secondaries to wait for (Gazebo's --network-secondaries), at least 1
      * @param ackTimeoutNs how long to wait for a step_ack before stopping the run, ns
      * @param clock        a monotonic clock, ns (System::nanoTime; tests may pass their own)
+     * @throws IllegalArgumentException for a bad count or timeout, or a world that cannot run
+     *                                  distributed ({@link #unsupported})
      */
     public DistributedPrimary(World world, Participant participant, int secondaries, long ackTimeoutNs, LongSupplier clock) {
+        String unsupported = unsupported(world);
+        if (unsupported != null) {
+            throw new IllegalArgumentException(unsupported);
+        }
         if (secondaries < 1) {
             throw new IllegalArgumentException("--network-secondaries must be at least 1, got " + secondaries);
         }
@@ -223,6 +229,34 @@ public final class DistributedPrimary implements WorldView {
                 return null;
             }
         }
+    }
+
+    /**
+     * Says why a world cannot run distributed, before anything starts: its cables and deformable
+     * bodies ({@code <tandem:cable>}, {@code <tandem:deformable>}) are not distributed yet.
+     *
+     * @param world a loaded world
+     * @return one line naming the first such body's file:line and what to do, or null when the
+     *         world can run distributed
+     */
+    public static String unsupported(World world) {
+        int count = world.cables().size() + world.deformables().size();
+        if (count == 0) {
+            return null;
+        }
+        String first;
+        int line;
+        if (world.cables().isEmpty()) {
+            first = "deformable body '" + world.deformables().get(0).name() + "'";
+            line = world.deformables().get(0).line();
+        } else {
+            first = "cable '" + world.cables().get(0).name() + "'";
+            line = world.cables().get(0).line();
+        }
+        return world.source() + ":" + line + ": world '" + world.name() + "' has " + first
+                + (count > 1 ? " and " + (count - 1) + " more cables or deformable bodies" : "")
+                + ": cables and deformable bodies do not run distributed yet; run the world standalone (without"
+                + " --network-role)";
     }
 
     static String topic(World w, String what) {

@@ -81,8 +81,13 @@ public final class DistributedSecondary implements AutoCloseable {
      *                    closes it after {@link #run}
      * @param solver      the physics solver
      * @param clock       a monotonic clock, ns
+     * @throws IllegalArgumentException for a world that cannot run distributed ({@link DistributedPrimary#unsupported})
      */
     public DistributedSecondary(World world, Participant participant, SolverSettings solver, LongSupplier clock) {
+        String unsupported = DistributedPrimary.unsupported(world);
+        if (unsupported != null) {
+            throw new IllegalArgumentException(unsupported);
+        }
         this.world = world;
         this.participant = participant;
         this.solver = solver;
