@@ -117,7 +117,34 @@ final class ContactAssembly {
         this.compactOnly = compactOnly;
         this.broad = new BroadPhase(loop);
         Articulations art = m.articulations;
+        // a cable or deformable body never collides with what one of its members is jointed to (a
+        // grasp, a clamp): the family's members with that body
+        int[] familySize = new int[1];
+        for (int i = 0; i < m.bodies; i++) {
+            if (m.family[i] >= 0) {
+                if (m.family[i] >= familySize.length) {
+                    familySize = java.util.Arrays.copyOf(familySize, m.family[i] + 1);
+                }
+                familySize[m.family[i]]++;
+            }
+        }
+        java.util.TreeSet<Long> familyHolds = new java.util.TreeSet<>();
+        for (int j = 0; j < m.joints; j++) {
+            int a = m.jointA[j];
+            int b = m.jointB[j];
+            if (a >= 0 && b >= 0 && m.family[a] != m.family[b]) {
+                if (m.family[a] >= 0) {
+                    familyHolds.add((long) m.family[a] << 32 | b);
+                }
+                if (m.family[b] >= 0) {
+                    familyHolds.add((long) m.family[b] << 32 | a);
+                }
+            }
+        }
         int most = m.joints + art.dofs;
+        for (long fh : familyHolds) {
+            most += familySize[(int) (fh >>> 32)];
+        }
         for (int a = 0; a < art.count; a++) {
             int n = art.dofStart[a + 1] - art.dofStart[a];
             most += (art.selfCollide[a] ? 0 : n * (n - 1) / 2) + (art.base[a] >= 0 ? n : 0);
@@ -154,6 +181,16 @@ final class ContactAssembly {
                 if (art.base[a] >= 0 && art.body[d] >= 0 && art.parentBody(d) >= 0) {
                     // (the base with a root joint's child is already in)
                     keys[nk++] = pairKey(art.body[d], art.base[a]);
+                }
+            }
+        }
+        if (!familyHolds.isEmpty()) {
+            for (int i = 0; i < m.bodies; i++) {
+                if (m.family[i] < 0) {
+                    continue;
+                }
+                for (long fh : familyHolds.subSet((long) m.family[i] << 32, (long) (m.family[i] + 1) << 32)) {
+                    keys[nk++] = pairKey(i, (int) fh);
                 }
             }
         }

@@ -151,6 +151,23 @@ class DeformableTest {
     }
 
     @Test
+    void weldedToABody_overlappingIt_neverCollidesWithIt() {
+        // a gripper-like box around one end of a deformable bar: the welded nodes and their
+        // neighbours inside the box would otherwise push against it
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(H).gravity(0, 0, 0);
+        int grip = b.body("grip").position(0, 0, 0).mass(1, 0.01, 0.01, 0.01).box(0.03, 0.03, 0.03).add();
+        int d = b.deformable("bar").box(0.2, 0.02, 0.02, 10, 1, 1).material(1e6, 0.3, 1000).nodeRadius(0.002)
+                .at(0.08, 0, 0).add();
+        b.weldNodes(d, grip, (x, y, z) -> x < -0.015);
+        PhysicsModel m = b.build();
+        PhysicsState s = m.newState();
+        try (PhysicsEngine engine = new PhysicsEngine(m)) {
+            engine.step(s);
+            assertThat(engine.contactCount()).isZero();
+        }
+    }
+
+    @Test
     void deformable_badInput_oneLineWithTheFix() {
         assertThatThrownBy(() -> PhysicsModel.builder().deformable("b").material(-1, 0.3, 1000))
                 .hasMessageContaining("deformable 'b': Young's modulus E must be a finite number > 0 Pa, got -1.0");

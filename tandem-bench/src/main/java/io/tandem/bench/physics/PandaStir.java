@@ -57,11 +57,9 @@ final class PandaStir {
     private final double[] tipInBody = new double[3];
     private final double[] startQuat = new double[4];
     private final double[] startTip = new double[3];
-    private final double[] jac = new double[42];
-    private final double[] jjt = new double[36];
-    private final double[] xi = new double[6];
-    private final double[] feed = new double[6];
-    private final double[] tmp = new double[3];
+    private final double[] xi = new double[3];
+    private final double[] feed = new double[3];
+    private ArmTracking tracking;
     private double time;
 
     private PandaStir(WorldRunner runner) {
@@ -147,7 +145,7 @@ final class PandaStir {
         }
     }
 
-    private static World panda() {
+    static World panda() {
         try (InputStream in = PandaStir.class.getResourceAsStream("/io/tandem/bench/robots/panda.urdf")) {
             if (in == null) {
                 throw new IllegalStateException("panda.urdf is missing from the tandem jar (built from examples/robots/panda)");
@@ -160,6 +158,14 @@ final class PandaStir {
 
     /** The URDF's arm without its fingers, link 7 with the hand and the stirrer lumped in (9.2). */
     private static World.Model arm(World.Model m) {
+        return arm(m, true);
+    }
+
+    /**
+     * The URDF's arm without its fingers, link 7 with the hand and the stirrer lumped in (9.2), with
+     * the stirrer's capsule or without it (the beam scene: the lumped mass stays).
+     */
+    static World.Model arm(World.Model m, boolean stirrer) {
         List<World.Link> links = new ArrayList<>();
         for (World.Link l : m.links()) {
             if (l.name().endsWith("finger")) {
@@ -178,7 +184,9 @@ final class PandaStir {
                         0.020343, 0.000395, -0.000679, 0.017921, -0.001029, 0.006681);
                 List<World.Collision> c = new ArrayList<>(l.collisions());
                 // the stirrer: from hand z 0.0584 (link 7 z 0.1654) to the tip at link 7 z 0.4154
-                c.add(new World.Collision("stirrer", Pose.translation(0, 0, TIP_Z - 0.125), new Geometry.Capsule(0.01, 0.25), 0.5));
+                if (stirrer) {
+                    c.add(new World.Collision("stirrer", Pose.translation(0, 0, TIP_Z - 0.125), new Geometry.Capsule(0.01, 0.25), 0.5));
+                }
                 l = new World.Link(l.name(), l.pose(), in, c, l.visuals(), l.line(), l.cameras());
             }
             links.add(l);
@@ -192,7 +200,7 @@ final class PandaStir {
         return new World.Model(m.name(), false, m.pose(), links, joints, m.line());
     }
 
-    private static World.Model staticModel(String name, Pose pose, List<World.Collision> collisions) {
+    static World.Model staticModel(String name, Pose pose, List<World.Collision> collisions) {
         World.Link l = new World.Link("body", pose, new World.Inertial(1, Pose.IDENTITY, 1, 0, 0, 1, 0, 1), collisions, List.of(), 0,
                 List.of());
         return new World.Model(name, true, Pose.IDENTITY, List.of(l), List.of(), 0);
@@ -206,6 +214,7 @@ final class PandaStir {
                 state.quat[4 * link7 + 1], state.quat[4 * link7 + 2], state.quat[4 * link7 + 3]);
         double[] local = body.inverse().transform(tip[0], tip[1], tip[2]);
         System.arraycopy(local, 0, tipInBody, 0, 3);
+        tracking = new ArmTracking(state, dofs, link7, tipInBody);
         for (int i = 0; i < 7; i++) {
             state.setDofState(dofs[i], HOME[i], 0);
             state.setDofGains(dofs[i], KP[i], KP[i] / 10);
@@ -217,21 +226,7 @@ final class PandaStir {
 
     /** The stirrer's tip in the world now. */
     private void tip(double[] out) {
-        double[] q = state.quat;
-        int o = 4 * link7;
-        rotate(q[o], q[o + 1], q[o + 2], q[o + 3], tipInBody, out);
-        for (int d = 0; d < 3; d++) {
-            out[d] += state.pos[3 * link7 + d];
-        }
-    }
-
-    private static void rotate(double w, double x, double y, double z, double[] v, double[] out) {
-        double tx = 2 * (y * v[2] - z * v[1]);
-        double ty = 2 * (z * v[0] - x * v[2]);
-        double tz = 2 * (x * v[1] - y * v[0]);
-        out[0] = v[0] + w * tx + (y * tz - z * ty);
-        out[1] = v[1] + w * ty + (z * tx - x * tz);
-        out[2] = v[2] + w * tz + (x * ty - y * tx);
+        tracking.point(out);
     }
 
     /** The tip's target at time t (the ramp into the circle), into out. */
@@ -250,93 +245,14 @@ final class PandaStir {
     /** Sets the arm's PD targets for the coming step (see the notes). Allocates nothing. */
     void control() {
         double h = STEP_S;
-        double[] p = tmp;
-        tip(p);
-        double[] goal = xi;
-        target(time + h, goal);
-        double[] ahead = feed;
-        target(time + 2 * h, ahead);
+        target(time + h, xi);
+        target(time + 2 * h, feed);
         for (int d = 0; d < 3; d++) {
-            // the velocity the target moves at, and the position error
-            ahead[d] = (ahead[d] - goal[d]) / h;
-            goal[d] -= p[d];
-            ahead[3 + d] = 0;
+            // the velocity the target moves at
+            feed[d] = (feed[d] - xi[d]) / h;
         }
-        // orientation error: 2 vec(q_start (x) conj(q)), the shorter way
-        double[] q = state.quat;
-        int o = 4 * link7;
-        double aw = startQuat[0];
-        double ax = startQuat[1];
-        double ay = startQuat[2];
-        double az = startQuat[3];
-        double bw = q[o];
-        double bx = -q[o + 1];
-        double by = -q[o + 2];
-        double bz = -q[o + 3];
-        double ew = aw * bw - ax * bx - ay * by - az * bz;
-        double sign = ew < 0 ? -2 : 2;
-        goal[3] = sign * (aw * bx + ax * bw + ay * bz - az * by);
-        goal[4] = sign * (aw * by - ax * bz + ay * bw + az * bx);
-        goal[5] = sign * (aw * bz + ax * by - ay * bx + az * bw);
-        state.pointJacobian(dofs[6], p[0], p[1], p[2], jac);
-        // dq = J^T (J J^T + 1e-4 I)^-1 xi, and the same for the target's velocity
-        for (int i = 0; i < 6; i++) {
-            for (int j = 0; j < 6; j++) {
-                double s = i == j ? 1e-4 : 0;
-                for (int k = 0; k < 7; k++) {
-                    s += jac[7 * i + k] * jac[7 * j + k];
-                }
-                jjt[6 * i + j] = s;
-            }
-        }
-        cholesky(jjt);
-        solve(jjt, goal);
-        solve(jjt, ahead);
-        for (int k = 0; k < 7; k++) {
-            double dq = 0;
-            double dv = 0;
-            for (int i = 0; i < 6; i++) {
-                dq += jac[7 * i + k] * goal[i];
-                dv += jac[7 * i + k] * ahead[i];
-            }
-            state.setDofTarget(dofs[k], state.dofPosition(dofs[k]) + dq, dv);
-        }
+        tracking.track(xi, feed, startQuat);
         time += h;
-    }
-
-    private static void cholesky(double[] m) {
-        for (int j = 0; j < 6; j++) {
-            double d = m[7 * j];
-            for (int k = 0; k < j; k++) {
-                d -= m[6 * j + k] * m[6 * j + k];
-            }
-            double l = Math.sqrt(d);
-            m[7 * j] = l;
-            for (int i = j + 1; i < 6; i++) {
-                double x = m[6 * i + j];
-                for (int k = 0; k < j; k++) {
-                    x -= m[6 * i + k] * m[6 * j + k];
-                }
-                m[6 * i + j] = x / l;
-            }
-        }
-    }
-
-    private static void solve(double[] l, double[] x) {
-        for (int i = 0; i < 6; i++) {
-            double v = x[i];
-            for (int k = 0; k < i; k++) {
-                v -= l[6 * i + k] * x[k];
-            }
-            x[i] = v / l[7 * i];
-        }
-        for (int i = 5; i >= 0; i--) {
-            double v = x[i];
-            for (int k = i + 1; k < 6; k++) {
-                v -= l[6 * k + i] * x[k];
-            }
-            x[i] = v / l[7 * i];
-        }
     }
 
     /** @return the stirrer tip's distance from its target now, m (how well the arm tracks) */
