@@ -186,7 +186,30 @@ class PhysicsBenchCommandTest {
 
     @Test
     void solvers_unknownScenario_exits2NamingIt() {
-        assertThat(run("bench", "solvers", "--scenario", "beam")).isEqualTo(2);
-        assertThat(err.toString()).contains("beam");
+        assertThat(run("bench", "solvers", "--scenario", "rope")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown scenario 'rope'").contains("stir, cable, beam");
+    }
+
+    @Test
+    void solvers_beamWithEverySolver_tableWithNewtonsBudgetsAndOneObjectPerCell() {
+        assertThat(run("bench", "solvers", "--scenario", "beam", "--steps", "2", "--iterations", "5,10",
+                "--newton-iterations", "1,2", "--json")).isZero();
+        String[] l = lines();
+        assertThat(l).hasSize(10);
+        assertThat(l).allSatisfy(x -> assertThat(x).contains("\"scenario\":\"beam\"").containsPattern("\"at_ms\":[0-9.]+")
+                .containsPattern("\"aa\":[-0-9.e]+"));
+        assertThat(String.join("\n", l)).contains("\"solver\":\"nonsmooth_newton\",\"iterations\":2")
+                .contains("\"solver\":\"full_admm\",\"iterations\":10").contains("\"solver\":\"pgs\"");
+        out.getBuffer().setLength(0);
+        assertThat(run("bench", "solvers", "--scenario", "beam,pile", "--steps", "2", "--iterations", "5",
+                "--newton-iterations", "1", "--solvers", "SUB_ADMM,NONSMOOTH_NEWTON")).isZero();
+        assertThat(out.toString()).contains("| Solver | SUB_ADMM | NONSMOOTH_NEWTON |").contains("| Iterations | 5 | 1 |")
+                .contains("beam: AT (ms)").contains("pile: AA");
+    }
+
+    @Test
+    void solvers_newtonBudgets_oneForEachBudget() {
+        assertThat(run("bench", "solvers", "--iterations", "30,60", "--newton-iterations", "3")).isEqualTo(2);
+        assertThat(err.toString()).contains("--newton-iterations needs one budget per --iterations budget (2), got 1");
     }
 }

@@ -166,6 +166,7 @@ final class ArticulationStep {
             }
             correctBias(s, t, A, m0, b, v0, d0, h);
             System.arraycopy(t.lambdas(), 0, pr.lambda, pr.lambdaStart[a], 6 * n * n);
+            pr.indexLambda(subsystem[a]);
         }
     }
 

@@ -83,6 +83,7 @@ final class DeformableStep {
                     pr.lambda[l0 + 6 * n * i + n * d + 3 * i + d] = 1;
                 }
             }
+            pr.indexLambda(subsystem[k]);
         }
     }
 

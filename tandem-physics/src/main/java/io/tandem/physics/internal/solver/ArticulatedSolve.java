@@ -36,6 +36,7 @@ final class ArticulatedSolve {
     private double[] cols = new double[0];
     private double[] rhs = new double[0];
     private double[] small = new double[0];
+    private final boolean[] rowZero = new boolean[6];
     // ---------------------------------------------------------------- internal equality rows
     private Pairs pairs;
     /** exact blocks of each articulation (CSR, constraint order) and their rows */
@@ -244,16 +245,29 @@ final class ArticulatedSolve {
         int x0 = 6 * pr.articulationStart[a];
         int lc = pr.lambdaStart[a] + 6 * n * pr.linkOf[c];
         int lb = pr.lambdaStart[a] + 6 * n * pr.linkOf[b];
-        // columns A^-1 Lambda_c^T (n x 6, column e at [x0 + n e])
+        // columns A^-1 Lambda_c^T (n x 6, column e at [x0 + n e]); a zero row of Lambda_c (a
+        // deformable body's node has no angular rows) gives a zero column, and no solve
+        int nc = pr.lambdaColumns(c);
+        int nb = pr.lambdaColumns(b);
         for (int e = 0; e < 6; e++) {
-            System.arraycopy(pr.lambda, lc + n * e, cols, x0 + n * e, n);
-            DenseOps.choleskySolve(aFactor, m0, n, cols, x0 + n * e);
+            boolean zero = true;
+            for (int t = 0; t < nc && zero; t++) {
+                zero = pr.lambda[lc + n * e + pr.lambdaColumn(c, t)] == 0;
+            }
+            rowZero[e] = zero;
+            if (!zero) {
+                System.arraycopy(pr.lambda, lc + n * e, cols, x0 + n * e, n);
+                DenseOps.choleskySolve(aFactor, m0, n, cols, x0 + n * e);
+            }
         }
         for (int d = 0; d < 6; d++) {
             for (int e = 0; e < 6; e++) {
                 double s = 0;
-                for (int j = 0; j < n; j++) {
-                    s += pr.lambda[lb + n * d + j] * cols[x0 + n * e + j];
+                if (!rowZero[e]) {
+                    for (int t = 0; t < nb; t++) {
+                        int j = pr.lambdaColumn(b, t);
+                        s += pr.lambda[lb + n * d + j] * cols[x0 + n * e + j];
+                    }
                 }
                 out[o + 6 * d + e] = s;
             }
@@ -291,8 +305,12 @@ final class ArticulatedSolve {
             }
             int l0 = pr.lambdaStart[a] + 6 * n * pr.linkOf[b];
             double[] lam = pr.lambda;
-            for (int i = 0; i < n; i++) {
-                for (int j = i; j < n; j++) {
+            // over the link's non-zero columns only (Lambda^T P Lambda is zero elsewhere)
+            int nz = pr.lambdaColumns(b);
+            for (int ti = 0; ti < nz; ti++) {
+                int i = pr.lambdaColumn(b, ti);
+                for (int tj = ti; tj < nz; tj++) {
+                    int j = pr.lambdaColumn(b, tj);
                     double sum = 0;
                     for (int d = 0; d < 6; d++) {
                         double li = lam[l0 + n * d + i];

@@ -129,6 +129,59 @@ public final class ConstraintProblem {
         Arrays.fill(articulationOf, 0, subsystems, -1);
         linkOf = grow(linkOf, bodies);
         Arrays.fill(linkOf, 0, bodies, -1);
+        lambdaNz = grow(lambdaNz, bodies);
+        Arrays.fill(lambdaNz, 0, bodies, -1);
+        lambdaCols = grow(lambdaCols, l0 / 6);
+    }
+
+    /**
+     * per link body: how many columns of its Jacobian Lambda_l hold a non-zero ({@link #indexLambda});
+     * -1: not indexed, every column is visited
+     */
+    public int[] lambdaNz = new int[0];
+    /** per link: the non-zero columns of Lambda_l, ascending, at [lambdaStart[a] / 6 + n link] */
+    public int[] lambdaCols = new int[0];
+
+    /**
+     * Records which columns of each link's Jacobian in subsystem s (an articulation) are non-zero,
+     * so that products with Lambda_l visit only those (a robot link's ancestors' joints, a
+     * deformable body's node's three coordinates). Call after writing the Jacobians. Allocates
+     * nothing.
+     */
+    public void indexLambda(int s) {
+        int a = articulationOf[s];
+        int n = articulationDim[a];
+        for (int q = subsystemBodyStart[s]; q < subsystemBodyStart[s + 1]; q++) {
+            int b = subsystemBodies[q];
+            int l0 = lambdaStart[a] + 6 * n * linkOf[b];
+            int c0 = lambdaStart[a] / 6 + n * linkOf[b];
+            int count = 0;
+            for (int j = 0; j < n; j++) {
+                boolean nz = false;
+                for (int d = 0; d < 6 && !nz; d++) {
+                    nz = lambda[l0 + n * d + j] != 0;
+                }
+                if (nz) {
+                    lambdaCols[c0 + count++] = j;
+                }
+            }
+            lambdaNz[b] = count;
+        }
+    }
+
+    /** @return the number of columns of link {@code body}'s Jacobian to visit (see {@link #lambdaColumn}) */
+    public int lambdaColumns(int body) {
+        int c = lambdaNz[body];
+        return c < 0 ? articulationDim[articulationOf[subsystemOf[body]]] : c;
+    }
+
+    /** @return the t-th column to visit of link {@code body}'s Jacobian */
+    public int lambdaColumn(int body, int t) {
+        if (lambdaNz[body] < 0) {
+            return t;
+        }
+        int a = articulationOf[subsystemOf[body]];
+        return lambdaCols[lambdaStart[a] / 6 + articulationDim[a] * linkOf[body] + t];
     }
 
     /** @return the articulation of body i, or -1 for a rigid body */
@@ -144,10 +197,24 @@ public final class ConstraintProblem {
         int a = articulationOf[subsystemOf[body]];
         int n = articulationDim[a];
         int l0 = lambdaStart[a] + 6 * n * linkOf[body];
+        int cnt = lambdaNz[body];
+        if (cnt < 0) {
+            for (int d = 0; d < 6; d++) {
+                double s = 0;
+                int r = l0 + n * d;
+                for (int j = 0; j < n; j++) {
+                    s += lambda[r + j] * qd[qo + j];
+                }
+                out[o + d] = s;
+            }
+            return;
+        }
+        int c0 = lambdaStart[a] / 6 + n * linkOf[body];
         for (int d = 0; d < 6; d++) {
             double s = 0;
             int r = l0 + n * d;
-            for (int j = 0; j < n; j++) {
+            for (int t = 0; t < cnt; t++) {
+                int j = lambdaCols[c0 + t];
                 s += lambda[r + j] * qd[qo + j];
             }
             out[o + d] = s;
@@ -159,14 +226,23 @@ public final class ConstraintProblem {
         int a = articulationOf[subsystemOf[body]];
         int n = articulationDim[a];
         int l0 = lambdaStart[a] + 6 * n * linkOf[body];
+        int cnt = lambdaNz[body];
+        int c0 = lambdaStart[a] / 6 + n * linkOf[body];
         for (int d = 0; d < 6; d++) {
             double fd = f[fo + d];
             if (fd == 0) {
                 continue;
             }
             int r = l0 + n * d;
-            for (int j = 0; j < n; j++) {
-                g[go + j] += lambda[r + j] * fd;
+            if (cnt < 0) {
+                for (int j = 0; j < n; j++) {
+                    g[go + j] += lambda[r + j] * fd;
+                }
+            } else {
+                for (int t = 0; t < cnt; t++) {
+                    int j = lambdaCols[c0 + t];
+                    g[go + j] += lambda[r + j] * fd;
+                }
             }
         }
     }

@@ -243,9 +243,11 @@ final class Delassus {
             int m = pr.subsystemBodies[q];
             int l0 = pr.lambdaStart[a] + 6 * n * pr.linkOf[m];
             int o = pr.coord(m);
+            int nz = pr.lambdaColumns(m);
             for (int d = 0; d < 6; d++) {
                 double x = 0;
-                for (int j = 0; j < n; j++) {
+                for (int t = 0; t < nz; t++) {
+                    int j = pr.lambdaColumn(m, t);
                     x += pr.lambda[l0 + n * d + j] * tq[t0 + j];
                 }
                 v[o + d] += x * dp;
