@@ -54,6 +54,27 @@ class ElasticBodiesWorldTest {
         return new double[] {s.pos[3 * body], s.pos[3 * body + 1], s.pos[3 * body + 2]};
     }
 
+    /** examples/worlds/cable_and_beam.sdf: the cable swings down from its clamp, the beam sags, the ball lands on it. */
+    @Test
+    void example_cableAndBeam_cableFallsBeamSagsBallLandsOnIt() {
+        World w = GazeboWorlds.example("cable_and_beam.sdf");
+        assertThat(w.cables()).hasSize(1);
+        assertThat(w.deformables()).hasSize(1);
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            int tip = body(r, "rope/39");
+            int free = body(r, "beam/188");
+            double tipZ = position(r, tip)[2];
+            double freeZ = position(r, free)[2];
+            for (int k = 0; k < 250; k++) {
+                r.step();
+            }
+            assertThat(position(r, tip)[2]).as("the cable's free end falls").isLessThan(tipZ - 0.1);
+            assertThat(position(r, free)[2]).as("the beam's free end sags").isLessThan(freeZ - 1e-3);
+            double ball = position(r, body(r, "ball::body"))[2];
+            assertThat(ball).as("the ball rests on the beam, not through it").isBetween(0.5, 0.56);
+        }
+    }
+
     @Test
     void step_cableClampedAtItsStart_freeEndFallsClampedEndStays() throws IOException {
         World w = load(GROUND + cable(""));
