@@ -80,26 +80,9 @@ final class ArmTracking {
         xi[4] = sign * (aw * by - ax * bz + ay * bw + az * bx);
         xi[5] = sign * (aw * bz + ax * by - ay * bx + az * bw);
         state.pointJacobian(dofs[6], p[0], p[1], p[2], jac);
-        for (int i = 0; i < 6; i++) {
-            for (int j = 0; j < 6; j++) {
-                double s = i == j ? 1e-4 : 0;
-                for (int k = 0; k < 7; k++) {
-                    s += jac[7 * i + k] * jac[7 * j + k];
-                }
-                jjt[6 * i + j] = s;
-            }
-        }
-        cholesky(jjt);
-        solve(jjt, xi);
-        solve(jjt, feed);
+        leastSquares(jac, 6);
         for (int k = 0; k < 7; k++) {
-            double dq = 0;
-            double dv = 0;
-            for (int i = 0; i < 6; i++) {
-                dq += jac[7 * i + k] * xi[i];
-                dv += jac[7 * i + k] * feed[i];
-            }
-            state.setDofTarget(dofs[k], state.dofPosition(dofs[k]) + dq, dv);
+            state.setDofTarget(dofs[k], state.dofPosition(dofs[k]) + dqOut[k], dvOut[k]);
         }
     }
 
@@ -174,29 +157,38 @@ final class ArmTracking {
                 task[7 * r + k] = jac[7 * r + k];
             }
         }
+        leastSquares(task, 5);
+    }
+
+    /**
+     * dq = J^T (J J^T + 1e-4 I)^-1 xi and the same for the feed-forward, over the first m (5 or 6)
+     * rows of the 7-column task Jacobian j, into dqOut and dvOut.
+     */
+    private void leastSquares(double[] j, int m) {
         java.util.Arrays.fill(jjt, 0);
-        for (int i = 0; i < 5; i++) {
-            for (int j = 0; j < 5; j++) {
-                double sum = i == j ? 1e-4 : 0;
-                for (int k = 0; k < 7; k++) {
-                    sum += task[7 * i + k] * task[7 * j + k];
+        for (int a = 0; a < 6; a++) {
+            for (int b = 0; b < 6; b++) {
+                double sum = a == b ? (a < m ? 1e-4 : 1) : 0;
+                for (int k = 0; k < 7 && a < m && b < m; k++) {
+                    sum += j[7 * a + k] * j[7 * b + k];
                 }
-                jjt[6 * i + j] = sum;
+                jjt[6 * a + b] = sum;
             }
         }
-        // the sixth row and column: identity, so the 6 x 6 factorization solves the 5 x 5 system
-        jjt[35] = 1;
-        xi[5] = 0;
-        feed[5] = 0;
+        // rows beyond m: identity, so the 6 x 6 factorization solves the m x m system
+        for (int a = m; a < 6; a++) {
+            xi[a] = 0;
+            feed[a] = 0;
+        }
         cholesky(jjt);
         solve(jjt, xi);
         solve(jjt, feed);
         for (int k = 0; k < 7; k++) {
             double dq = 0;
             double dv = 0;
-            for (int i = 0; i < 5; i++) {
-                dq += task[7 * i + k] * xi[i];
-                dv += task[7 * i + k] * feed[i];
+            for (int a = 0; a < m; a++) {
+                dq += j[7 * a + k] * xi[a];
+                dv += j[7 * a + k] * feed[a];
             }
             dqOut[k] = dq;
             dvOut[k] = dv;

@@ -83,7 +83,8 @@ public record TetMesh(double[] nodes, int[] tets) {
         return Mat3.det(d);
     }
 
-    private static double longestEdge(double[] x, int[] t, int e) {
+    /** the longest edge of tetrahedron e, m */
+    static double longestEdge(double[] x, int[] t, int e) {
         double best = 0;
         for (int i = 0; i < 4; i++) {
             for (int j = i + 1; j < 4; j++) {

@@ -488,7 +488,7 @@ public final class TetMeshFiles {
             }
             for (int e = 0; e < tetCount; e++) {
                 double det = TetMesh.det(x, t, e);
-                double edge = longestEdge(x, t, e);
+                double edge = TetMesh.longestEdge(x, t, e);
                 if (!(Math.abs(det) > TetMesh.DEGENERATE * edge * edge * edge)) {
                     throw elementFile.errorAt(tetLines[e], "this tetrahedron is flat (degenerate): its volume " + det / 6
                             + " m^3 is about zero for its size " + edge + " m; remove it or move its nodes apart");
@@ -500,21 +500,6 @@ public final class TetMeshFiles {
                 }
             }
             return new TetMesh(x, t);
-        }
-
-        private static double longestEdge(double[] x, int[] t, int e) {
-            double best = 0;
-            for (int i = 0; i < 4; i++) {
-                for (int j = i + 1; j < 4; j++) {
-                    int a = 3 * t[4 * e + i];
-                    int b = 3 * t[4 * e + j];
-                    double dx = x[a] - x[b];
-                    double dy = x[a + 1] - x[b + 1];
-                    double dz = x[a + 2] - x[b + 2];
-                    best = Math.max(best, Math.sqrt(dx * dx + dy * dy + dz * dz));
-                }
-            }
-            return best;
         }
     }
 
