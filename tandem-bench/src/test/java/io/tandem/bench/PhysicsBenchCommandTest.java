@@ -208,6 +208,24 @@ class PhysicsBenchCommandTest {
     }
 
     @Test
+    void solvers_cable_everySolverRunsTheTwoMobileManipulators() {
+        assertThat(run("bench", "solvers", "--scenario", "cable", "--steps", "3", "--iterations", "5", "--json")).isZero();
+        String[] l = lines();
+        assertThat(l).hasSize(5).allSatisfy(x -> assertThat(x).contains("\"scenario\":\"cable\"")
+                .containsPattern("\"at_ms\":[0-9.]+").containsPattern("\"weld_error_m\":[0-9.]+"));
+    }
+
+    @Test
+    void scaling_cableDrag_segmentsAndLinearFit() {
+        assertThat(run("bench", "scaling", "--scenario", "cable-drag", "--sizes", "20,40,80", "--steps", "3", "--iterations", "5",
+                "--json")).isZero();
+        String[] l = lines();
+        assertThat(l).hasSize(4);
+        assertThat(l[0]).contains("\"scenario\":\"cable-drag\"").contains("\"segments\":20");
+        assertThat(l[3]).contains("\"fit\":\"linear\"").contains("us_per_segment");
+    }
+
+    @Test
     void solvers_newtonBudgets_oneForEachBudget() {
         assertThat(run("bench", "solvers", "--iterations", "30,60", "--newton-iterations", "3")).isEqualTo(2);
         assertThat(err.toString()).contains("--newton-iterations needs one budget per --iterations budget (2), got 1");

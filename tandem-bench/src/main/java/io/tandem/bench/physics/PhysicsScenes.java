@@ -209,4 +209,40 @@ final class PhysicsScenes {
         }
         return b.build();
     }
+
+    /**
+     * The cable scaling scene (ours): a cable of n segments of 5 cm (the cable scenario's: d 2 cm,
+     * E 1e7 Pa, nu 0.45, 1200 kg/m^3, 10 segments per subsystem) lying straight along x on the
+     * ground, its first segment welded to a kinematic handle that drags it sideways in a circle of
+     * radius 0.5 m at 0.5 m/s; h = 2 ms, friction 0.5. Every segment touches the ground, so the
+     * step's work (segments, connections, contacts) grows with n.
+     */
+    static PhysicsModel cableDrag(int n, SolverSettings solver) {
+        PhysicsModel.Builder b = PhysicsModel.builder().timeStep(0.002).solver(solver);
+        b.body("floor").makeStatic().plane().friction(0.5).add();
+        double r = 0.01;
+        double radius = 0.5;
+        double omega = 0.5 / radius;
+        int handle = b.body("handle").kinematic((t, out) -> {
+            double c = Math.cos(omega * t);
+            double sn = Math.sin(omega * t);
+            out[0] = radius * sn;
+            out[1] = radius * (1 - c);
+            out[2] = r;
+            out[3] = 1;
+            out[4] = 0;
+            out[5] = 0;
+            out[6] = 0;
+            out[7] = radius * omega * c;
+            out[8] = radius * omega * sn;
+            out[9] = 0;
+            out[10] = 0;
+            out[11] = 0;
+            out[12] = 0;
+        }).add();
+        int first = b.cable("cable").from(0, 0, r).to(-0.05 * n, 0, r).segments(n).diameter(2 * r)
+                .material(1e7, 0.45, 1200).segmentsPerSubsystem(10).add();
+        b.fixedJoint(first, handle, 0, 0, r).add();
+        return b.build();
+    }
 }

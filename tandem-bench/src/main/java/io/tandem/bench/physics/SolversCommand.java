@@ -269,7 +269,8 @@ public final class SolversCommand implements Callable<Integer> {
                 return new Scene(b.model(), b.state(), b::control, b::close, "held_error_m", b::trackingError);
             }
             case "cable" -> {
-                throw new IllegalStateException("CABLE-PENDING");
+                CableCarry k = CableCarry.build(st);
+                return new Scene(k.model(), k.state(), k::control, k::close, "weld_error_m", k::weldError);
             }
             case "stir-rod" -> {
                 PhysicsModel m = PhysicsScenes.stir(spheresOf(sc), 1.0 / 240, st);
