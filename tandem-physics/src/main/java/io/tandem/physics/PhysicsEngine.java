@@ -484,7 +484,11 @@ public final class PhysicsEngine implements AutoCloseable {
         }
     }
 
-    /** @return the elastic energy of deformable body {@code d}'s blocks at the state's node positions, J */
+    /**
+     * @return the elastic energy of deformable body {@code d}'s blocks at the state's node positions
+     *         (the co-rotational energy at each element's current rotation), J; a diagnostic, not for
+     *         the stepping loop: it allocates
+     */
     public double deformableElasticEnergy(PhysicsState s, int d) {
         double e = 0;
         for (int k = 0; k < m.deformables.blocks.length; k++) {
