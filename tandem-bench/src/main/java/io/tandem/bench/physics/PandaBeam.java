@@ -68,7 +68,7 @@ final class PandaBeam {
     private final WorldRunner runner;
     private final PhysicsModel model;
     private final PhysicsState state;
-    private final int[] dofs = new int[7];
+    private final int[] dofs;
     private final int link7;
     private final int beam;
     private final ArmTracking tracking;
@@ -82,10 +82,7 @@ final class PandaBeam {
         this.runner = runner;
         model = runner.physicsModel();
         state = runner.physicsState();
-        int a = model.articulationIndex("panda");
-        for (int i = 0; i < 7; i++) {
-            dofs[i] = model.dof(a, i);
-        }
+        dofs = PandaStir.armDofs(model);
         link7 = model.dofBody(dofs[6]);
         beam = 0;
         // the held end in link 7's body frame, from the file's poses at q = 0

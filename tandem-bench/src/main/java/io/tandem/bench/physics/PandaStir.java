@@ -51,7 +51,7 @@ final class PandaStir {
     private final WorldRunner runner;
     private final PhysicsModel model;
     private final PhysicsState state;
-    private final int[] dofs = new int[7];
+    private final int[] dofs;
     private final int link7;
     /** the tip in link 7's body frame, and the body's start orientation (the hand keeps it) */
     private final double[] tipInBody = new double[3];
@@ -66,10 +66,7 @@ final class PandaStir {
         this.runner = runner;
         model = runner.physicsModel();
         state = runner.physicsState();
-        int a = model.articulationIndex("panda");
-        for (int i = 0; i < 7; i++) {
-            dofs[i] = model.dof(a, i);
-        }
+        dofs = armDofs(model);
         link7 = model.dofBody(dofs[6]);
     }
 
@@ -143,6 +140,16 @@ final class PandaStir {
             state.setDofGains(d, KP[i], KP[i] / 10);
             state.setDofTarget(d, HOME[i], 0);
         }
+    }
+
+    /** @return the seven dofs of the model's articulation "panda", base to tip */
+    static int[] armDofs(PhysicsModel model) {
+        int a = model.articulationIndex("panda");
+        int[] dofs = new int[7];
+        for (int i = 0; i < 7; i++) {
+            dofs[i] = model.dof(a, i);
+        }
+        return dofs;
     }
 
     static World panda() {
