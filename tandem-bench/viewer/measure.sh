@@ -9,7 +9,11 @@
 #   3. record: relay.sdf for 600,000 iterations (10 minutes of simulated time), without and with
 #              --record FILE.mcap
 # Needs the built jar (./tandem builds it) and chromium on PATH. Usage:
-#   [TANDEM_VIEW_HZ=60] [TANDEM_VIEW_SIZE=1280,720] tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
+#   [TANDEM_VIEW_HZ=60] [TANDEM_VIEW_SIZE=1280,720] [TANDEM_VIEW_QUERY=&fps=60] [TANDEM_VIEW_AS_ROOT=1] \
+#   tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
+# Run as root (a container), Chromium raises its GPU and compositor threads to nice -8, above the
+# simulation; a user's browser cannot (no CAP_SYS_NICE). So as root the browser runs as the user nobody
+# unless TANDEM_VIEW_AS_ROOT=1. TANDEM_VIEW_QUERY adds to the page's URL (the page's ?fps=N, ?quality=full).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 what="${1:-all}"
@@ -18,6 +22,21 @@ jar=tandem-bench/target/tandem.jar
 [[ -f $jar ]] || ./tandem --version >/dev/null
 relay=examples/worlds/relay.sdf
 work="$(mktemp -d)"
+chmod 755 "$work"
+as_user=()
+if [[ $(id -u) == 0 && -z ${TANDEM_VIEW_AS_ROOT:-} ]] && id nobody >/dev/null 2>&1; then
+    as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$work/home")
+    mkdir -p "$work/home" && chmod 777 "$work/home"
+    echo "# the browser runs as the user nobody (TANDEM_VIEW_AS_ROOT=1: as root)"
+fi
+# headless Chromium, software GL, on the page at URL (the measurement's query added), logging to FILE
+browser() {
+    local url=$1 log=$2 profile="$work/home/profile.$RANDOM"
+    mkdir -p "$work/home" && chmod 777 "$work/home"
+    "${as_user[@]}" chromium --headless=new --no-sandbox --disable-gpu --enable-unsafe-swiftshader --use-angle=swiftshader \
+        --disable-dev-shm-usage --no-first-run --user-data-dir="$profile" --window-size=${TANDEM_VIEW_SIZE:-1280,720} \
+        --enable-logging=stderr --v=0 --remote-debugging-port=0 "${url}?log&play${TANDEM_VIEW_QUERY:-}" >"$log" 2>&1 &
+}
 trap 'pkill -f "user-data-dir=$work" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # the summary line's second-half real-time factor
@@ -31,9 +50,7 @@ with_page() {
     local url=""
     for _ in $(seq 600); do url="$(grep -o 'http://[^ ]*/' "$out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
     [[ -n $url ]] || { echo "no viewer URL: $(cat "$out.err")" >&2; kill $sim; return 1; }
-    chromium --headless=new --no-sandbox --disable-gpu --enable-unsafe-swiftshader --use-angle=swiftshader \
-        --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile.$RANDOM" --window-size=${TANDEM_VIEW_SIZE:-1280,720} \
-        --enable-logging=stderr --v=0 --remote-debugging-port=0 "${url}?log&play" >"$log" 2>&1 &
+    browser "$url" "$log"
     local browser=$!
     wait $sim
     kill $browser 2>/dev/null || true
@@ -127,9 +144,7 @@ print("%d s, frames/s median %.1f, min %.1f; bodies drawn %d" % (len(rows), fps[
         viewpid=$!
         url=""
         for _ in $(seq 300); do url="$(grep -o 'http://[^ ]*/' "$work/view.out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
-        chromium --headless=new --no-sandbox --disable-gpu --enable-unsafe-swiftshader --use-angle=swiftshader \
-            --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile.$RANDOM" --window-size=${TANDEM_VIEW_SIZE:-1280,720} \
-            --enable-logging=stderr --v=0 --remote-debugging-port=0 "${url}?log&play" >"$work/replay.log" 2>&1 &
+        browser "$url" "$work/replay.log"
         browser=$!
         wait $viewpid
         kill $browser 2>/dev/null || true

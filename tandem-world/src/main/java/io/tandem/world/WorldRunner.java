@@ -10,6 +10,7 @@ import io.tandem.world.internal.PoseMath;
 import io.tandem.world.internal.VisualScene;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -322,6 +323,50 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         }
         PoseMath.modelPose(state.pos, 3 * b, state.quat, 4 * b, bodyInLinkInverse[handle], firstLinkInModelInverse[handle],
                 out, 0);
+        return true;
+    }
+
+    /**
+     * The global ids of the bodies of the world's cables and deformable bodies, in the order
+     * {@link PhysicsModel#bodyName} names them: a cable's segments {@code NAME/i}, then each
+     * deformable body's nodes {@code NAME/v} (a node copied into a second block, {@code NAME/v@b},
+     * is left out: it stays on its original). For a viewer's scene; allocates the map.
+     *
+     * @return by cable or deformable body's name, its bodies' global ids (segment or node order)
+     */
+    public Map<String, long[]> elasticBodyIds() {
+        PhysicsModel pm = compiled.model();
+        Map<String, java.util.TreeMap<Integer, Long>> by = new LinkedHashMap<>();
+        for (int b = 0; b < pm.bodyCount(); b++) {
+            long id = pm.bodyId(b);
+            String name = pm.bodyName(b);
+            int slash = name.lastIndexOf('/');
+            if (id < firstElasticBodyId || slash < 0 || name.indexOf('@', slash) >= 0) {
+                continue;
+            }
+            by.computeIfAbsent(name.substring(0, slash), k -> new java.util.TreeMap<>())
+                    .put(Integer.parseInt(name.substring(slash + 1)), id);
+        }
+        Map<String, long[]> out = new LinkedHashMap<>();
+        by.forEach((k, v) -> out.put(k, v.values().stream().mapToLong(Long::longValue).toArray()));
+        return out;
+    }
+
+    /**
+     * A body's pose now by its global id ({@link #elasticBodyIds()}): its centre of mass and
+     * orientation. Allocates nothing; call it on the runner's thread.
+     *
+     * @param globalBodyId a body's global id
+     * @param out          receives x, y, z (m), then qw, qx, qy, qz at 0..6
+     * @return false, out untouched, when the compiled model has no such body
+     */
+    public boolean bodyPose(long globalBodyId, double[] out) {
+        int b = compiled.model().bodyIndex(globalBodyId);
+        if (b < 0) {
+            return false;
+        }
+        System.arraycopy(state.pos, 3 * b, out, 0, 3);
+        System.arraycopy(state.quat, 4 * b, out, 3, 4);
         return true;
     }
 

@@ -108,6 +108,9 @@ public final class LiveViewer implements AutoCloseable {
                 moving.add(m.name());
             }
         }
+        // a cable or deformable body is followed by its first segment or node
+        w.cables().forEach(c -> moving.add(c.name()));
+        w.deformables().forEach(d -> moving.add(d.name()));
         if (moving.contains(model)) {
             return null;
         }

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ViewerPageTest {
     private static final Path DROP = Path.of("../examples/worlds/drop.sdf");
     private static final Path RELAY = Path.of("../examples/worlds/relay.sdf");
+    private static final Path CABLE_AND_BEAM = Path.of("../examples/worlds/cable_and_beam.sdf");
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static HeadlessChromium browser;
 
@@ -169,6 +170,34 @@ class ViewerPageTest {
     }
 
     /** The ball (orange-red, 1 0.3 0.1) covers the middle of the screenshot: the camera follows it. */
+    @Test
+    void liveStandalone_cableAndDeformable_everySegmentAndNodeDrawnWhereTheRunPutsThem() throws Exception {
+        Run run = new Run("sim", CABLE_AND_BEAM.toString(), "--iterations", "3", "--view", "0", "--paused", "--follow", "rope",
+                "--view-linger-s", "0");
+        browser.navigate(run.url(), WAIT);
+        await("tandem.connected && tandem.world === 'cable_and_beam' && tandem.paused && tandem.bodies > 0");
+        assertThat(browser.evaluate("tandem.models")).contains("\"rope\"", "\"beam\"");
+        browser.evaluate("tandem.send('step', 3)");
+        await("tandem.iteration === 3 && tandem.paused");
+        Map<String, List<Object>> at3 = poses();
+        // 40 segments, 189 nodes (a 21 x 3 x 3 grid; the blocks' copies of cut nodes are not drawn twice)
+        assertThat(at3.keySet().stream().filter(k -> k.startsWith("rope::")).count()).isEqualTo(40);
+        assertThat(at3.keySet().stream().filter(k -> k.startsWith("beam::")).count()).isEqualTo(189);
+        // the rope's segments lie along +x from its clamp at (0.06, 0, 1), 5 cm apart, the last at 2.035 m
+        assertThat(num(at3.get("rope::0").get(0))).isCloseTo(0.085, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(num(at3.get("rope::39").get(0))).isCloseTo(2.035, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(num(at3.get("rope::39").get(2))).isLessThan(1.0);
+        // the beam's nodes in its 0.3 x 0.03 x 0.03 box about (0.15, 2, 0.5)
+        for (Map.Entry<String, List<Object>> e : at3.entrySet()) {
+            if (e.getKey().startsWith("beam::")) {
+                assertThat(num(e.getValue().get(1))).as(e.getKey()).isBetween(1.98, 2.02);
+            }
+        }
+        browser.evaluate("tandem.send('play')");
+        assertThat(run.exit.get(120, TimeUnit.SECONDS)).as("sim; err:%n%s", run.err).isZero();
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
     private static void assertBallInTheMiddle(byte[] png) throws IOException {
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
         assertThat(img.getWidth()).isEqualTo(800);

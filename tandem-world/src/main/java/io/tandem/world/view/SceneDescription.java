@@ -22,20 +22,33 @@ import java.util.Map;
  * owns each model (sent on every change); {@link #frame} packs the moving entities' poses as a
  * {@link PoseFrame}.
  *
- * <p>Immutable after construction and thread-safe; {@link #stateJson} and {@link #frame} read a
- * {@link WorldView}, so they run on the thread that steps it. Both allocate their result.
+ * <p>The world's cables and deformable bodies follow the models' links as entities of their own
+ * (model = the cable's or body's name, link = the segment's or node's index): a capsule per cable
+ * segment, a sphere of the node radius per deformable node. Their bodies are numbered when the
+ * world is compiled, so {@link #bind} adds them from the first {@link WorldRunner} it is given
+ * (a {@link ViewFeed} binds before it sends the scene).
+ *
+ * <p>Use it on one thread, the one that steps the {@link WorldView} it reads ({@link #bind},
+ * {@link #stateJson} and {@link #frame}); each allocates its result.
  */
 public final class SceneDescription {
     private static final double[] COLLISION_RGBA = {0.62, 0.62, 0.66, 1};
+    private static final double[] CABLE_RGBA = {0.95, 0.55, 0.15, 1};
+    private static final double[] DEFORMABLE_RGBA = {0.35, 0.8, 0.75, 1};
 
     private final World world;
-    private final String[] model;
-    private final int[] link;
-    /** each entity's model's index in the world (a WorldRunner's model handle) */
-    private final int[] modelIndex;
-    private final boolean[] isStatic;
-    private final int dynamicCount;
-    private final String json;
+    private String[] model;
+    private int[] link;
+    /** each entity's model's index in the world (a WorldRunner's model handle); -1 for a cable's or deformable body's */
+    private int[] modelIndex;
+    /** each cable's or deformable body's entity's global body id; -1 for a model's link */
+    private long[] bodyId;
+    private boolean[] isStatic;
+    private int dynamicCount;
+    /** the cables' and deformable bodies' names, once bound (always loaded) */
+    private List<String> elasticNames = List.of();
+    private boolean bound;
+    private String json;
 
     /** @param world the world, as loaded */
     public SceneDescription(World world) {
@@ -66,6 +79,46 @@ public final class SceneDescription {
             dynamic += isStatic[i] ? 0 : 1;
         }
         dynamicCount = dynamic;
+        bodyId = new long[n];
+        java.util.Arrays.fill(bodyId, -1);
+        bound = world.cables().isEmpty() && world.deformables().isEmpty();
+        json = buildJson();
+    }
+
+    /**
+     * Adds the world's cables' segments and deformable bodies' nodes as entities, once, from the
+     * first {@link WorldRunner} given (another view, such as a distributed primary's, adds none:
+     * such runs refuse cables and deformable bodies). Call before {@link #sceneJson()}.
+     *
+     * @param view the run, on its stepping thread
+     */
+    public void bind(WorldView view) {
+        if (bound || !(view instanceof WorldRunner runner)) {
+            return;
+        }
+        bound = true;
+        Map<String, long[]> ids = runner.elasticBodyIds();
+        int extra = 0;
+        for (long[] v : ids.values()) {
+            extra += v.length;
+        }
+        int n = model.length;
+        model = java.util.Arrays.copyOf(model, n + extra);
+        link = java.util.Arrays.copyOf(link, n + extra);
+        modelIndex = java.util.Arrays.copyOf(modelIndex, n + extra);
+        bodyId = java.util.Arrays.copyOf(bodyId, n + extra);
+        isStatic = java.util.Arrays.copyOf(isStatic, n + extra);
+        int i = n;
+        for (Map.Entry<String, long[]> e : ids.entrySet()) {
+            for (int k = 0; k < e.getValue().length; k++, i++) {
+                model[i] = e.getKey();
+                link[i] = k;
+                modelIndex[i] = -1;
+                bodyId[i] = e.getValue()[k];
+            }
+        }
+        dynamicCount += extra;
+        elasticNames = List.copyOf(ids.keySet());
         json = buildJson();
     }
 
@@ -112,6 +165,13 @@ public final class SceneDescription {
             if (isStatic[i]) {
                 continue;
             }
+            if (bodyId[i] >= 0) {
+                if (runner != null && runner.bodyPose(bodyId[i], q)) {
+                    PoseFrame.writeRecord(b, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
+                    n++;
+                }
+                continue;
+            }
             if (runner != null) {
                 if (runner.linkPose(modelIndex[i], link[i], q)) {
                     PoseFrame.writeRecord(b, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
@@ -150,6 +210,10 @@ public final class SceneDescription {
         for (int i = 0; i < loaded.size(); i++) {
             s.append(i == 0 ? "" : ",");
             string(s, loaded.get(i));
+        }
+        for (int i = 0; i < elasticNames.size(); i++) {
+            s.append(i + loaded.size() == 0 ? "" : ",");
+            string(s, elasticNames.get(i));
         }
         s.append("],\"levels\":[");
         int k = 0;
@@ -215,12 +279,26 @@ public final class SceneDescription {
                 s.append("]}");
             }
         }
+        for (; id < model.length; id++) {
+            s.append(id == 0 ? "{" : ",{").append("\"id\":").append(id).append(",\"model\":");
+            string(s, model[id]);
+            s.append(",\"link\":");
+            string(s, Integer.toString(link[id]));
+            s.append(",\"static\":false,\"visuals\":[");
+            elasticVisual(s, model[id]);
+            s.append("]}");
+        }
         s.append("],\"models\":[");
         for (int i = 0; i < world.models().size(); i++) {
             World.Model m = world.models().get(i);
             s.append(i == 0 ? "{" : ",{").append("\"name\":");
             string(s, m.name());
             s.append(",\"static\":").append(m.isStatic()).append('}');
+        }
+        for (int i = 0; i < elasticNames.size(); i++) {
+            s.append(i + world.models().size() == 0 ? "{" : ",{").append("\"name\":");
+            string(s, elasticNames.get(i));
+            s.append(",\"static\":false}");
         }
         s.append("],\"levels\":[");
         for (int i = 0; i < world.levels().size(); i++) {
@@ -246,6 +324,24 @@ public final class SceneDescription {
             s.append(",\"size\":[").append(p.sizeX()).append(',').append(p.sizeY()).append(',').append(p.sizeZ()).append("]}");
         }
         return s.append("]}").toString();
+    }
+
+    /** a cable segment's capsule (along its body's z) or a deformable node's sphere */
+    private void elasticVisual(StringBuilder s, String name) {
+        for (World.Cable c : world.cables()) {
+            if (c.name().equals(name)) {
+                double length = Math.sqrt(Math.pow(c.toX() - c.fromX(), 2) + Math.pow(c.toY() - c.fromY(), 2)
+                        + Math.pow(c.toZ() - c.fromZ(), 2)) / c.segments();
+                visual(s, 0, Pose.IDENTITY, new Geometry.Capsule(c.diameter() / 2, length), CABLE_RGBA);
+                return;
+            }
+        }
+        for (World.Deformable d : world.deformables()) {
+            if (d.name().equals(name)) {
+                visual(s, 0, Pose.IDENTITY, new Geometry.Sphere(d.nodeRadius()), DEFORMABLE_RGBA);
+                return;
+            }
+        }
     }
 
     private static int visual(StringBuilder s, int v, Pose pose, Geometry g, double[] rgba) {

@@ -117,6 +117,7 @@ public final class ViewFeed implements WorldView.Listener {
 
     private void publish(WorldView view, long now) {
         if (!started) {
+            scene.bind(view);
             sink.scene(scene.sceneJson());
             started = true;
         }

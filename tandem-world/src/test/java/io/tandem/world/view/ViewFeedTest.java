@@ -164,6 +164,60 @@ class ViewFeedTest {
     }
 
     @Test
+    void feed_cableAndDeformable_segmentsAndNodesSentAtTheirBodies() {
+        World w = GazeboWorlds.example("cable_and_beam.sdf");
+        Collected sink = new Collected();
+        SceneDescription scene = new SceneDescription(w);
+        ViewFeed feed = new ViewFeed(scene, w, sink, () -> 0L, 0, Map::of);
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            r.addListener(feed);
+            for (int i = 0; i < 20; i++) {
+                r.step();
+            }
+            assertThat(sink.scenes).hasSize(1);
+            assertThat(sink.scenes.get(0))
+                    .contains("\"model\":\"rope\",\"link\":\"39\",\"static\":false,\"visuals\":[{\"pose\":[0.0,0.0,0.0,0.0,0.0,0.0,1.0],"
+                            + "\"rgba\":[0.95,0.55,0.15,1.0],\"geometry\":{\"type\":\"capsule\",\"radius\":0.01,\"length\":0.05}")
+                    .contains("\"model\":\"beam\",\"link\":\"188\",\"static\":false,\"visuals\":[{\"pose\":[0.0,0.0,0.0,0.0,0.0,0.0,1.0],"
+                            + "\"rgba\":[0.35,0.8,0.75,1.0],\"geometry\":{\"type\":\"sphere\",\"radius\":0.002}")
+                    .doesNotContain("\"link\":\"189\"")
+                    .contains("{\"name\":\"rope\",\"static\":false},{\"name\":\"beam\",\"static\":false}");
+            assertThat(sink.states.get(0)).contains("\"rope\",\"beam\"]");
+            // the last frame: every segment (40) and every node of the 21 x 3 x 3 grid (189; no block copies), each at its body
+            ByteBuffer f = sink.frames.get(sink.frames.size() - 1);
+            assertThat(PoseFrame.iteration(f)).isEqualTo(20);
+            io.tandem.physics.PhysicsModel pm = r.physicsModel();
+            io.tandem.physics.PhysicsState st = r.physicsState();
+            Map<String, Integer> bodyOfName = new java.util.HashMap<>();
+            for (int b = 0; b < pm.bodyCount(); b++) {
+                bodyOfName.put(pm.bodyName(b), b);
+            }
+            int rope = 0;
+            int beam = 0;
+            for (int k = 0; k < PoseFrame.count(f); k++) {
+                int id = PoseFrame.id(f, k);
+                String m = scene.model(id);
+                if (!m.equals("rope") && !m.equals("beam")) {
+                    continue;
+                }
+                int b = bodyOfName.get(m + "/" + scene.link(id));
+                for (int d = 0; d < 3; d++) {
+                    assertThat(PoseFrame.value(f, k, d)).isEqualTo((float) st.pos[3 * b + d]);
+                }
+                // x, y, z, qx, qy, qz, qw in the frame; w, x, y, z in the state
+                assertThat(PoseFrame.value(f, k, 6)).isEqualTo((float) st.quat[4 * b]);
+                assertThat(PoseFrame.value(f, k, 3)).isEqualTo((float) st.quat[4 * b + 1]);
+                rope += m.equals("rope") ? 1 : 0;
+                beam += m.equals("beam") ? 1 : 0;
+            }
+            assertThat(rope).isEqualTo(40);
+            assertThat(beam).isEqualTo(189);
+            // the rope falls from its clamp: its free end is below where it started
+            assertThat(st.pos[3 * bodyOfName.get("rope/39") + 2]).isLessThan(1.0 - 1e-4);
+        }
+    }
+
+    @Test
     void feed_recolouredModel_stateSentOnceWithItsColour() {
         World w = GazeboWorlds.example("drop.sdf");
         Collected sink = new Collected();

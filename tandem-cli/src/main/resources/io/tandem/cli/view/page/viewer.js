@@ -19,15 +19,21 @@ const T = window.tandem = {
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
-// software GL (SwiftShader, llvmpipe: no GPU, as in headless browsers) shades every pixel on the CPU the
-// simulation runs on: draw at half resolution there, a quarter of the pixels (?quality=full overrides)
+// software GL (SwiftShader, llvmpipe: no GPU, as in headless browsers) shades every pixel, and composites
+// every frame, on the CPUs the simulation runs on: there the page draws at half resolution (a quarter of
+// the pixels) and at most 30 frames/s. Measured on 2 cores, Chromium's own work per drawn frame is about
+// 12 ms there, so 60 frames/s take most of a core. ?fps=N sets the cap on any GL (0: none), ?quality=full
+// lifts both.
 {
   const gl = renderer.getContext();
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   T.glRenderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
   T.softwareGL = /swiftshader|llvmpipe|softpipe|software/i.test(T.glRenderer);
-  const full = new URLSearchParams(location.search).get('quality') === 'full';
+  const params = new URLSearchParams(location.search);
+  const full = params.get('quality') === 'full';
   renderer.setPixelRatio(T.softwareGL && !full ? 0.5 : Math.min(window.devicePixelRatio || 1, 2));
+  const fps = params.has('fps') ? Number(params.get('fps')) : NaN;
+  T.maxFps = Number.isFinite(fps) && fps >= 0 ? fps : (T.softwareGL && !full ? 30 : 0);
 }
 const scene3 = new THREE.Scene();
 scene3.background = new THREE.Color(0x2a3038);
@@ -406,7 +412,7 @@ function hud() {
   lines.push(`iteration ${T.iteration}${status && status.targetIterations ? ' / ' + status.targetIterations : ''}`);
   lines.push(`sim time  ${T.simTimeS.toFixed(3)} s`);
   lines.push(`RTF       ${T.rtf == null || T.paused ? '-' : T.rtf.toFixed(2)}`);
-  lines.push(`bodies    ${T.bodies}   ${T.fps.toFixed(0)} fps`);
+  lines.push(`bodies    ${T.bodies}   ${T.fps.toFixed(0)} fps${T.maxFps > 0 ? ' (at most ' + T.maxFps + ')' : ''}`);
   const text = lines.join('\n');
   if ($('counters').textContent !== text) $('counters').textContent = text;
   if ($('notice').textContent !== (T.notice || '')) $('notice').textContent = T.notice || '';
@@ -428,9 +434,16 @@ function resize() {
 let fpsFrames = 0, fpsStart = performance.now();
 // drawn on demand: a new frame, state, scene or camera move schedules one animation frame; an idle
 // page asks the browser for none (no compositor frames either)
+// tandem.maxFps > 0 caps the drawn frames: a redraw asked for sooner waits (2 ms early,
+// so the animation frame it asks for is the first one the cap allows); what arrives meanwhile is drawn then
 let scheduled = false;
+let lastDrawMs = -Infinity;
 function redraw() {
-  if (!scheduled) { scheduled = true; requestAnimationFrame(render); }
+  if (scheduled) return;
+  scheduled = true;
+  const wait = T.maxFps > 0 ? lastDrawMs + 1000 / T.maxFps - 2 - performance.now() : 0;
+  if (wait > 0) setTimeout(() => requestAnimationFrame(render), wait);
+  else requestAnimationFrame(render);
 }
 controls.addEventListener('change', redraw);
 const LOG = new URLSearchParams(location.search).has('log');
@@ -438,6 +451,7 @@ const LOG = new URLSearchParams(location.search).has('log');
 let playOnStatus = new URLSearchParams(location.search).has('play');
 function render() {
   scheduled = false;
+  lastDrawMs = performance.now();
   resize();
   updateFollow();
   updatePerformers();
