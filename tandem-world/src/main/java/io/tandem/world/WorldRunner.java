@@ -341,8 +341,9 @@ public final class WorldRunner implements WorldView, AutoCloseable {
             long id = pm.bodyId(b);
             String name = pm.bodyName(b);
             int slash = name.lastIndexOf('/');
-            if (id < firstElasticBodyId || slash < 0 || name.indexOf('@', slash) >= 0) {
-                continue;
+            if (id < firstElasticBodyId || slash < 0 || slash == name.length() - 1
+                    || !name.substring(slash + 1).chars().allMatch(Character::isDigit)) {
+                continue; // not a segment or node (a node's copy in another block is NAME/v@b)
             }
             by.computeIfAbsent(name.substring(0, slash), k -> new java.util.TreeMap<>())
                     .put(Integer.parseInt(name.substring(slash + 1)), id);
