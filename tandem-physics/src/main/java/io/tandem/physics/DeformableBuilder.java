@@ -267,18 +267,39 @@ public final class DeformableBuilder {
         }
         boolean[] surface = new boolean[nn];
         boolean[] used = new boolean[nn];
+        // the boundary triangles, each turned so its normal points away from its tetrahedron's fourth node
+        int[] triangles = new int[0];
+        int triangleCount = 0;
         for (int e = 0; e < nt; e++) {
             for (int k = 0; k < 4; k++) {
                 used[tets[4 * e + k]] = true;
             }
-            for (int[] f : faceOf) {
-                if (faces.get(faceKey(tets[4 * e + f[0]], tets[4 * e + f[1]], tets[4 * e + f[2]])) == 1) {
-                    for (int k : f) {
-                        surface[tets[4 * e + k]] = true;
-                    }
+            for (int opposite = 0; opposite < 4; opposite++) {
+                int[] f = faceOf[opposite];
+                int a = tets[4 * e + f[0]];
+                int b = tets[4 * e + f[1]];
+                int c = tets[4 * e + f[2]];
+                if (faces.get(faceKey(a, b, c)) != 1) {
+                    continue;
                 }
+                surface[a] = true;
+                surface[b] = true;
+                surface[c] = true;
+                if (outwardVolume(rest, a, b, c, tets[4 * e + opposite]) > 0) {
+                    int t = b;
+                    b = c;
+                    c = t;
+                }
+                if (3 * triangleCount + 3 > triangles.length) {
+                    triangles = java.util.Arrays.copyOf(triangles, Math.max(48, 2 * triangles.length));
+                }
+                int o = 3 * triangleCount++;
+                triangles[o] = a;
+                triangles[o + 1] = b;
+                triangles[o + 2] = c;
             }
         }
+        triangles = java.util.Arrays.copyOf(triangles, 3 * triangleCount);
         for (int v = 0; v < nn; v++) {
             if (!used[v]) {
                 throw new IllegalArgumentException(what + ": node " + v + " belongs to no tetrahedron; remove it from the mesh");
@@ -357,8 +378,16 @@ public final class DeformableBuilder {
             }
             built.add(new Deformables.Block(d, bodies, restNodes, localTets));
         }
-        owner.deformables.add(new Deformables.Spec(name, built, youngs, poisson, density, alpha, betaR, nodeBody));
+        owner.deformables.add(new Deformables.Spec(name, built, youngs, poisson, density, alpha, betaR, nodeBody, triangles));
         return d;
+    }
+
+    /** (b - a) x (c - a) . (d - a) on the rest nodes: positive when d lies on the side the triangle's normal points to */
+    private static double outwardVolume(double[] x, int a, int b, int c, int d) {
+        double ux = x[3 * b] - x[3 * a], uy = x[3 * b + 1] - x[3 * a + 1], uz = x[3 * b + 2] - x[3 * a + 2];
+        double vx = x[3 * c] - x[3 * a], vy = x[3 * c + 1] - x[3 * a + 1], vz = x[3 * c + 2] - x[3 * a + 2];
+        double wx = x[3 * d] - x[3 * a], wy = x[3 * d + 1] - x[3 * a + 1], wz = x[3 * d + 2] - x[3 * a + 2];
+        return (uy * vz - uz * vy) * wx + (uz * vx - ux * vz) * wy + (ux * vy - uy * vx) * wz;
     }
 
     private static long faceKey(int a, int b, int c) {

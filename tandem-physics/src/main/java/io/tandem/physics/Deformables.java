@@ -14,7 +14,7 @@ final class Deformables {
 
     /** one deformable body as built */
     record Spec(String name, List<Block> blocks, double youngs, double poisson, double density, double alpha,
-                double betaR, int[] nodeBody) {
+                double betaR, int[] nodeBody, int[] surface) {
     }
 
     final int count;
@@ -27,6 +27,8 @@ final class Deformables {
     final double[] betaR;
     /** per deformable: the body of each mesh node (its copy in the first block holding it) */
     final int[][] nodeBody;
+    /** per deformable: its boundary triangles, 3 mesh nodes each, counter-clockwise seen from outside */
+    final int[][] surface;
     /** per model body: its block, or -1 */
     final int[] blockOfBody;
     /** per model body: its node inside its block, or -1 */
@@ -41,6 +43,7 @@ final class Deformables {
         alpha = new double[count];
         betaR = new double[count];
         nodeBody = new int[count][];
+        surface = new int[count][];
         int nb = 0;
         for (Spec s : specs) {
             nb += s.blocks().size();
@@ -60,6 +63,7 @@ final class Deformables {
             alpha[d] = s.alpha();
             betaR[d] = s.betaR();
             nodeBody[d] = s.nodeBody().clone();
+            surface[d] = s.surface().clone();
             for (Block b : s.blocks()) {
                 blocks[k] = b;
                 for (int i = 0; i < b.bodies().length; i++) {

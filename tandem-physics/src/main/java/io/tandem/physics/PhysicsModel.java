@@ -904,6 +904,21 @@ public final class PhysicsModel {
         return deformables.nodeBody[d].length;
     }
 
+    /** @return the name deformable body {@code d} was built with */
+    public String deformableName(int d) {
+        return deformables.name[d];
+    }
+
+    /**
+     * The boundary of deformable body {@code d}: every face of exactly one tetrahedron, for
+     * drawing it. Allocates the copy it returns.
+     *
+     * @return 3 mesh node indices per triangle, counter-clockwise seen from outside the rest mesh
+     */
+    public int[] deformableSurface(int d) {
+        return deformables.surface[d].clone();
+    }
+
     /** Describes one body; defaults: dynamic, at the origin, identity orientation, at rest. */
     public static final class BodyBuilder {
         /** most shapes per body (contact warm-start keys hold a shape index in 15 bits) */

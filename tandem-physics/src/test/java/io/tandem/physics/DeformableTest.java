@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -93,6 +94,41 @@ class DeformableTest {
             total += m.mass(i);
         }
         assertThat(total).isCloseTo(0.27, within(1e-12));
+    }
+
+    @Test
+    void surface_meshedBox_closedOutwardTrianglesEnclosingItsVolume() {
+        PhysicsModel.Builder b = PhysicsModel.builder();
+        int d = b.deformable("beam").box(0.30, 0.03, 0.03, 20, 2, 2).material(1e7, 0.45, 1000).blocks(4)
+                .at(0.15, 2, 0.5).add();
+        PhysicsModel m = b.build();
+        PhysicsState s = m.newState();
+        int[] tri = m.deformableSurface(d);
+        assertThat(m.deformableName(d)).isEqualTo("beam");
+        // 2 (20 x 2 + 20 x 2 + 2 x 2) cell faces on the boundary, two triangles each
+        assertThat(tri.length).isEqualTo(3 * 336);
+        // closed and consistently turned: every directed edge once, its reverse once
+        java.util.Map<Long, Integer> edges = new java.util.HashMap<>();
+        for (int t = 0; t < tri.length; t += 3) {
+            for (int k = 0; k < 3; k++) {
+                edges.merge((long) tri[t + k] << 32 | tri[t + (k + 1) % 3], 1, Integer::sum);
+            }
+        }
+        for (Map.Entry<Long, Integer> e : edges.entrySet()) {
+            long key = e.getKey();
+            assertThat(e.getValue()).isEqualTo(1);
+            assertThat(edges).containsKey((key & 0xffffffffL) << 32 | key >>> 32);
+        }
+        // outward: the divergence theorem gives the box's volume, positive
+        double volume = 0;
+        for (int t = 0; t < tri.length; t += 3) {
+            double[] p = new double[9];
+            for (int k = 0; k < 3; k++) {
+                System.arraycopy(s.pos, 3 * m.deformableNode(d, tri[t + k]), p, 3 * k, 3);
+            }
+            volume += (p[0] * (p[4] * p[8] - p[5] * p[7]) - p[1] * (p[3] * p[8] - p[5] * p[6]) + p[2] * (p[3] * p[7] - p[4] * p[6])) / 6;
+        }
+        assertThat(volume).isCloseTo(0.30 * 0.03 * 0.03, within(1e-12));
     }
 
     @Test

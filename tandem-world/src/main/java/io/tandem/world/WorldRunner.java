@@ -354,6 +354,22 @@ public final class WorldRunner implements WorldView, AutoCloseable {
     }
 
     /**
+     * The deformable bodies' boundaries, for a viewer: 3 mesh node indices per triangle (the
+     * index of {@code NAME/v} in {@link #elasticBodyIds()}), counter-clockwise seen from outside.
+     * Allocates the map and arrays.
+     *
+     * @return by deformable body's name, its boundary triangles
+     */
+    public Map<String, int[]> deformableSurfaces() {
+        PhysicsModel pm = compiled.model();
+        Map<String, int[]> out = new LinkedHashMap<>();
+        for (int d = 0; d < pm.deformableCount(); d++) {
+            out.put(pm.deformableName(d), pm.deformableSurface(d));
+        }
+        return out;
+    }
+
+    /**
      * A body's pose now by its global id ({@link #elasticBodyIds()}): its centre of mass and
      * orientation. Allocates nothing; call it on the runner's thread.
      *

@@ -193,6 +193,21 @@ class ViewerPageTest {
                 assertThat(num(e.getValue().get(1))).as(e.getKey()).isBetween(1.98, 2.02);
             }
         }
+        // the beam is drawn as one mesh of its 336 boundary triangles, its vertices at the nodes as drawn
+        await("tandem.drawnIteration === 3");
+        if (System.getProperty("tandem.viewer.cableShot") != null) {
+            Files.write(Path.of(System.getProperty("tandem.viewer.cableShot")), browser.screenshotPng());
+        }
+        List<?> surfaces = (List<?>) MiniJson.parse(browser.evaluate("tandem.surfaces()"));
+        assertThat(surfaces).hasSize(1);
+        Map<?, ?> beam = (Map<?, ?>) surfaces.get(0);
+        assertThat(beam.get("model")).isEqualTo("beam");
+        assertThat(num(beam.get("triangles"))).isEqualTo(336);
+        assertThat(beam.get("visible")).isEqualTo(true);
+        List<?> first = (List<?>) beam.get("first");
+        for (int k = 0; k < 3; k++) {
+            assertThat(num(first.get(k))).isEqualTo(num(at3.get("beam::0").get(k)));
+        }
         browser.evaluate("tandem.send('play')");
         assertThat(run.exit.get(120, TimeUnit.SECONDS)).as("sim; err:%n%s", run.err).isZero();
         assertThat(browser.consoleErrors()).isEmpty();

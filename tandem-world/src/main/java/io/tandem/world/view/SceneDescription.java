@@ -24,7 +24,9 @@ import java.util.Map;
  *
  * <p>The world's cables and deformable bodies follow the models' links as entities of their own
  * (model = the cable's or body's name, link = the segment's or node's index): a capsule per cable
- * segment, a sphere of the node radius per deformable node. Their bodies are numbered when the
+ * segment; a deformable body's nodes carry no visual, its boundary is drawn as one mesh whose
+ * vertices are its nodes (the scene's {@code surfaces}: model, colour and triangles on the
+ * nodes' link indexes). Their bodies are numbered when the
  * world is compiled, so {@link #bind} adds them from the first {@link WorldRunner} it is given
  * (a {@link ViewFeed} binds before it sends the scene).
  *
@@ -47,6 +49,8 @@ public final class SceneDescription {
     private int dynamicCount;
     /** the cables' and deformable bodies' names, once bound (always loaded) */
     private List<String> elasticNames = List.of();
+    /** the deformable bodies' boundary triangles, by name, once bound */
+    private Map<String, int[]> surfaces = Map.of();
     private boolean bound;
     private String json;
 
@@ -119,6 +123,7 @@ public final class SceneDescription {
         }
         dynamicCount += extra;
         elasticNames = List.copyOf(ids.keySet());
+        surfaces = runner.deformableSurfaces();
         json = buildJson();
     }
 
@@ -314,6 +319,19 @@ public final class SceneDescription {
             }
             s.append("]}");
         }
+        s.append("],\"surfaces\":[");
+        int k = 0;
+        for (Map.Entry<String, int[]> e : surfaces.entrySet()) {
+            s.append(k++ == 0 ? "{\"model\":" : ",{\"model\":");
+            string(s, e.getKey());
+            s.append(",\"rgba\":[").append(DEFORMABLE_RGBA[0]).append(',').append(DEFORMABLE_RGBA[1]).append(',')
+                    .append(DEFORMABLE_RGBA[2]).append(',').append(DEFORMABLE_RGBA[3]).append("],\"triangles\":[");
+            int[] t = e.getValue();
+            for (int i = 0; i < t.length; i++) {
+                s.append(i == 0 ? "" : ",").append(t[i]);
+            }
+            s.append("]}");
+        }
         s.append("],\"performers\":[");
         for (int i = 0; i < world.performers().size(); i++) {
             World.Performer p = world.performers().get(i);
@@ -326,7 +344,7 @@ public final class SceneDescription {
         return s.append("]}").toString();
     }
 
-    /** a cable segment's capsule (along its body's z) or a deformable node's sphere */
+    /** a cable segment's capsule (along its body's z); nothing for a deformable node */
     private void elasticVisual(StringBuilder s, String name) {
         for (World.Cable c : world.cables()) {
             if (c.name().equals(name)) {
@@ -336,12 +354,7 @@ public final class SceneDescription {
                 return;
             }
         }
-        for (World.Deformable d : world.deformables()) {
-            if (d.name().equals(name)) {
-                visual(s, 0, Pose.IDENTITY, new Geometry.Sphere(d.nodeRadius()), DEFORMABLE_RGBA);
-                return;
-            }
-        }
+        // a deformable body's node: no visual of its own (its body's surface mesh)
     }
 
     private static int visual(StringBuilder s, int v, Pose pose, Geometry g, double[] rgba) {

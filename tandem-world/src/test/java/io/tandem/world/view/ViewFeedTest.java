@@ -178,11 +178,15 @@ class ViewFeedTest {
             assertThat(sink.scenes.get(0))
                     .contains("\"model\":\"rope\",\"link\":\"39\",\"static\":false,\"visuals\":[{\"pose\":[0.0,0.0,0.0,0.0,0.0,0.0,1.0],"
                             + "\"rgba\":[0.95,0.55,0.15,1.0],\"geometry\":{\"type\":\"capsule\",\"radius\":0.01,\"length\":0.05}")
-                    .contains("\"model\":\"beam\",\"link\":\"188\",\"static\":false,\"visuals\":[{\"pose\":[0.0,0.0,0.0,0.0,0.0,0.0,1.0],"
-                            + "\"rgba\":[0.35,0.8,0.75,1.0],\"geometry\":{\"type\":\"sphere\",\"radius\":0.002}")
+                    .contains("\"model\":\"beam\",\"link\":\"188\",\"static\":false,\"visuals\":[]}")
+                    .contains("\"surfaces\":[{\"model\":\"beam\",\"rgba\":[0.35,0.8,0.75,1.0],\"triangles\":[")
                     .doesNotContain("\"link\":\"189\"")
                     .contains("{\"name\":\"rope\",\"static\":false},{\"name\":\"beam\",\"static\":false}");
             assertThat(sink.states.get(0)).contains("\"rope\",\"beam\"]");
+            // the beam's boundary: 336 triangles (2 x (20 x 2 + 20 x 2 + 2 x 2) cell faces, two each) on its 189 nodes
+            String scene0 = sink.scenes.get(0);
+            String tri = scene0.substring(scene0.indexOf("\"triangles\":[") + 13, scene0.indexOf(']', scene0.indexOf("\"triangles\":[")));
+            assertThat(tri.split(",")).hasSize(3 * 336).allSatisfy(v -> assertThat(Integer.parseInt(v)).isBetween(0, 188));
             // the last frame: every segment (40) and every node of the 21 x 3 x 3 grid (189; no block copies), each at its body
             ByteBuffer f = sink.frames.get(sink.frames.size() - 1);
             assertThat(PoseFrame.iteration(f)).isEqualTo(20);

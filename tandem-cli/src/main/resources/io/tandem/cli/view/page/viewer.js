@@ -14,6 +14,11 @@ const T = window.tandem = {
   // a rendered entity's pose, by 'model::link': [x, y, z, qx, qy, qz, qw] (world frame, m)
   pose(name) { const e = byName.get(name); return e && e.visible ? e.pose.slice() : null; },
   poses() { const o = {}; for (const e of ents) if (e.visible) o[e.model + '::' + e.link] = e.pose.slice(); return o; },
+  // the deformable bodies' meshes as last drawn: model, triangles, visible, the first vertex
+  surfaces() {
+    return surfaces.map((sf) => ({ model: sf.nodes[0] ? sf.nodes[0].model : null, triangles: sf.mesh.geometry.index.count / 3,
+      visible: sf.mesh.visible, first: Array.from(sf.mesh.geometry.attributes.position.array.slice(0, 3)) }));
+  },
 };
 
 const $ = (id) => document.getElementById(id);
@@ -59,6 +64,7 @@ let firstOfModel = new Map();
 let instanced = [];
 let levelBoxes = [];        // { name, box, buffer }
 let performerBoxes = [];    // { model, box }
+let surfaces = [];          // a deformable body's boundary: { mesh, nodes (entities by node index), stamp }
 let sceneJson = null;
 const tmpM = new THREE.Matrix4(), tmpE = new THREE.Matrix4(), tmpP = new THREE.Vector3(), tmpQ = new THREE.Quaternion();
 const one = new THREE.Vector3(1, 1, 1), zeroM = new THREE.Matrix4().makeScale(0, 0, 0);
@@ -102,8 +108,9 @@ function localMatrix(p) {
 function clearScene() {
   for (const e of ents) if (e.group) scene3.remove(e.group);
   for (const m of instanced) scene3.remove(m);
+  for (const sf of surfaces) { scene3.remove(sf.mesh); sf.mesh.geometry.dispose(); }
   overlays.clear();
-  ents = []; byName = new Map(); firstOfModel = new Map(); instanced = []; levelBoxes = []; performerBoxes = [];
+  ents = []; byName = new Map(); firstOfModel = new Map(); instanced = []; levelBoxes = []; performerBoxes = []; surfaces = [];
 }
 
 // the scene: one entity per link; visuals shared by 16 or more entities are drawn instanced
@@ -155,6 +162,19 @@ function buildScene(s) {
     ents[e.id] = ent;
     byName.set(e.model + '::' + e.link, ent);
     if (!firstOfModel.has(e.model)) firstOfModel.set(e.model, ent);
+  }
+  // a deformable body: one mesh whose vertices are its nodes' positions, moved in render()
+  for (const sf of s.surfaces || []) {
+    const nodes = [];
+    for (const e of ents) if (e && e.model === sf.model) nodes[Number(e.link)] = e;
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * nodes.length), 3).setUsage(THREE.DynamicDrawUsage));
+    g.setIndex(sf.triangles);
+    const mesh = new THREE.Mesh(g, material(sf.rgba, false));
+    mesh.frustumCulled = false;
+    mesh.visible = false;
+    scene3.add(mesh);
+    surfaces.push({ mesh, nodes, stamp: -1 });
   }
   for (const l of s.levels) {
     const box = edges(l.size, 0x9e9e9e);
@@ -395,6 +415,23 @@ function updateFollow() {
   controls.target.copy(target);
 }
 
+// the deformable bodies' meshes follow their nodes (once per frame received)
+function updateSurfaces() {
+  for (const sf of surfaces) {
+    const first = sf.nodes[0];
+    sf.mesh.visible = !!first && first.visible;
+    if (!sf.mesh.visible || first.stamp === sf.stamp) continue;
+    sf.stamp = first.stamp;
+    const a = sf.mesh.geometry.attributes.position.array;
+    for (let i = 0; i < sf.nodes.length; i++) {
+      const p = sf.nodes[i].pose;
+      a[3 * i] = p[0]; a[3 * i + 1] = p[1]; a[3 * i + 2] = p[2];
+    }
+    sf.mesh.geometry.attributes.position.needsUpdate = true;
+    sf.mesh.geometry.computeVertexNormals();
+  }
+}
+
 function updatePerformers() {
   const show = $('showPerformers').checked;
   for (const p of performerBoxes) {
@@ -455,6 +492,7 @@ function render() {
   resize();
   updateFollow();
   updatePerformers();
+  updateSurfaces();
   controls.update();
   renderer.render(scene3, camera);
   T.renderedFrames++;
