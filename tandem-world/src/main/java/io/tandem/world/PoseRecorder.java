@@ -17,7 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes every loaded model's pose after each iteration, and every level load and unload, as CSV
+ * Writes every loaded model's pose after each iteration (and each link's of a model of several
+ * links, each cable segment's and each deformable body's node's, named {@code NAME::LINK} or
+ * {@code NAME::INDEX}), and every level load and unload, as CSV
  * ({@code iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event}: pose rows leave event empty,
  * event rows leave the pose empty) or JSON lines ({"iteration":..,"sim_time_s":..,"model":..,
  * "x":..,...} and {"iteration":..,"sim_time_s":..,"event":"Loaded level [NAME] at iteration N"}).
@@ -96,6 +98,10 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private long timeNs;
     /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
     private Map<String, String[]> linkRows;
+    /** the cables' segments and deformable bodies' nodes: their rows' names ({@code NAME::i}) and global body ids */
+    private String[] elasticRows;
+    private long[] elasticIds;
+    private final double[] elasticPose = new double[7];
     /** per model of several links, its joints' scoped names (MODEL::JOINT); filled at the first step */
     private Map<String, String[]> jointRows;
 
@@ -271,6 +277,20 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         for (String level : changes.unloadedLevels()) {
             events.add("Unloaded level [" + level + "] at iteration " + iteration);
         }
+        if (elasticRows == null) {
+            List<String> names = new ArrayList<>();
+            List<Long> ids = new ArrayList<>();
+            if (runner instanceof WorldRunner r) {
+                r.elasticBodyIds().forEach((name, bodies) -> {
+                    for (int i = 0; i < bodies.length; i++) {
+                        names.add(name + "::" + i);
+                        ids.add(bodies[i]);
+                    }
+                });
+            }
+            elasticRows = names.toArray(new String[0]);
+            elasticIds = ids.stream().mapToLong(Long::longValue).toArray();
+        }
         if (linkRows == null) {
             linkRows = new HashMap<>();
             jointRows = new HashMap<>();
@@ -322,6 +342,14 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                         captured.add(q);
                     }
                 }
+            }
+        }
+        // a row per cable segment and deformable node (always loaded), named as a link row
+        for (int i = 0; rows && i < elasticRows.length; i++) {
+            double[] q = elasticPose;
+            if (((WorldRunner) runner).bodyPose(elasticIds[i], q)) {
+                captured.add(elasticRows[i]);
+                captured.add(new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]));
             }
         }
         if (writer == null) {

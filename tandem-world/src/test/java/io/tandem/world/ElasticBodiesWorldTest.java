@@ -76,6 +76,34 @@ class ElasticBodiesWorldTest {
     }
 
     @Test
+    void record_cableAndBeam_aRowPerSegmentAndNodeAtItsBody() {
+        World w = GazeboWorlds.example("cable_and_beam.sdf");
+        java.io.StringWriter csv = new java.io.StringWriter();
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            r.addListener(new PoseRecorder(csv, PoseRecorder.Format.CSV));
+            for (int k = 0; k < 3; k++) {
+                r.step();
+            }
+            // iteration 3's rows of the cable's segments and the beam's nodes (no block copies), in full precision
+            int rope = 0;
+            int beam = 0;
+            for (String line : csv.toString().split("\n")) {
+                String[] f = line.split(",", -1);
+                if (!f[0].equals("3") || !(f[2].startsWith("rope::") || f[2].startsWith("beam::"))) {
+                    continue;
+                }
+                double[] x = position(r, body(r, f[2].replace("::", "/")));
+                assertThat(new double[] {Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5])})
+                        .as(f[2]).containsExactly(x);
+                rope += f[2].startsWith("rope::") ? 1 : 0;
+                beam += f[2].startsWith("beam::") ? 1 : 0;
+            }
+            assertThat(rope).isEqualTo(40);
+            assertThat(beam).isEqualTo(189);
+        }
+    }
+
+    @Test
     void step_cableClampedAtItsStart_freeEndFallsClampedEndStays() throws IOException {
         World w = load(GROUND + cable(""));
         try (WorldRunner r = new WorldRunner(w, false)) {
