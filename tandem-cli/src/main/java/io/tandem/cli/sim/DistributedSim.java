@@ -3,7 +3,11 @@ package io.tandem.cli.sim;
 import io.tandem.cli.TandemCli;
 import io.tandem.cli.internal.CliSupport;
 import io.tandem.cli.internal.StopSignal;
+import io.tandem.cosim.LifecycleService;
+import io.tandem.cosim.OperationMode;
 import io.tandem.cosim.Participant;
+import io.tandem.cosim.ParticipantState;
+import io.tandem.cosim.ParticipantStatus;
 import io.tandem.cosim.ParticipantNameTakenException;
 import io.tandem.cosim.Registry;
 import io.tandem.cosim.TandemException;
@@ -19,6 +23,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import io.tandem.cli.view.LiveViewer;
 import io.tandem.cli.view.ViewerException;
 import java.util.Locale;
@@ -45,6 +56,8 @@ final class DistributedSim {
     private static final long S = 1_000_000_000L;
     /** how long a local secondary gets to exit after the run before it is killed, ms */
     private static final long SECONDARY_EXIT_GRACE_MS = 3_000;
+    /** how long a process that stopped its lifecycle waits for Shutdown before it closes its participant */
+    private static final long LIFECYCLE_SHUTDOWN_WAIT_MS = 1_000;
 
     private DistributedSim() {
     }
@@ -87,7 +100,10 @@ final class DistributedSim {
         List<ChildJvm> children = new ArrayList<>();
         String registry = o.registry();
         LiveViewer viewer = null;
-        List<String[]> peers = new ArrayList<>();
+        PageStatus page = null;
+        // every process runs an autonomous SIL Kit lifecycle; the primary's monitor sees the secondaries' states
+        Map<String, String> lifecycles = new ConcurrentHashMap<>();
+        AtomicReference<PageStatus> pageRef = new AtomicReference<>();
         try {
             if (registry == null) {
                 hosted = Registry.start(o.localSecondaries() == o.secondaries() ? "tandem://127.0.0.1:0"
@@ -97,6 +113,19 @@ final class DistributedSim {
             }
             String uri = withPartition(registry, o.partition());
             try (Participant p = connect(uri, DistributedPrimary.NAME, "the primary", o)) {
+                p.createSystemMonitor().addParticipantStatusHandler(st -> {
+                    if (st.participantName().equals(DistributedPrimary.NAME)) {
+                        return;
+                    }
+                    String label = lifecycleLabel(st);
+                    lifecycles.put(st.participantName(), label);
+                    PageStatus ps = pageRef.get();
+                    if (ps != null) {
+                        ps.lifecycle(st.participantName(), label);
+                    }
+                });
+                LifecycleService lifecycle = p.createLifecycleService(OperationMode.AUTONOMOUS);
+                CompletableFuture<ParticipantState> lifecycleEnd = lifecycle.startLifecycle();
                 DistributedPrimary primary = new DistributedPrimary(o.world(), p, o.secondaries(), o.ackTimeoutMs() * 1_000_000L,
                         System::nanoTime);
                 if (recorder != null) {
@@ -133,16 +162,15 @@ final class DistributedSim {
                     return null;
                 });
                 err.println("secondaries: " + names);
-                peers = new ArrayList<>();
-                for (String n : names) {
-                    peers.add(new String[] {n, "running"});
-                }
                 if (o.view() != null) {
                     viewer = startViewer(o, primary, out);
                     if (o.view().paused()) {
                         primary.pause();
                     }
-                    viewer.status(o.view().paused(), o.iterations(), null, peers);
+                    page = new PageStatus(viewer, o.iterations(), names);
+                    pageRef.set(page);
+                    lifecycles.forEach(page::lifecycle);
+                    page.show(o.view().paused(), null);
                 }
                 long shownPaused = -1;
                 long start = System.nanoTime();
@@ -158,10 +186,10 @@ final class DistributedSim {
                             // the page shows the exact iteration the run holds at
                             shownPaused = primary.iteration();
                             viewer.feed().flush(primary);
-                            viewer.status(true, o.iterations(), null, peers);
+                            page.show(true, null);
                         } else if (!paused && shownPaused >= 0) {
                             shownPaused = -1;
-                            viewer.status(false, o.iterations(), null, peers);
+                            page.show(false, null);
                         }
                     }
                     if (o.rtf() > 0 || primary.isPaused() || viewer != null) {
@@ -194,12 +222,11 @@ final class DistributedSim {
                 String why = stop.isRequested() ? "stopped: " + stop.requested().join()
                         : "finished after " + primary.iteration() + " iterations";
                 primary.finish(why);
+                lifecycle.stop(why);
                 if (viewer != null) {
                     viewer.feed().flush(primary);
-                    for (String[] peer : peers) {
-                        peer[1] = "stopped";
-                    }
-                    viewer.status(true, o.iterations(), why, peers);
+                    page.peers(name -> "stopped");
+                    page.show(true, why);
                 }
                 double secondHalf = halfNs < 0 || end == halfNs ? 0 : (primary.simTimeNs() - halfSimNs) / (double) (end - halfNs);
                 out.printf(Locale.ROOT, "world %s (distributed, %d secondaries %s): %d iterations of %.4g s, sim time %.3f s in"
@@ -213,17 +240,16 @@ final class DistributedSim {
                 if (viewer != null) {
                     viewer.linger(o.view().lingerS(), stop::isRequested, out);
                 }
+                awaitShutdown(lifecycleEnd);
                 return stop.isRequested() ? 130 : 0;
             }
         } catch (DistributedRunException e) {
             err.println("tandem sim: " + CliSupport.oneLine(e.getMessage()));
             err.flush();
-            if (viewer != null) {
+            if (page != null) {
                 // the page names the peer that was lost, and why
-                for (String[] peer : peers) {
-                    peer[1] = e.getMessage().contains("'" + peer[0] + "'") ? "lost" : "stopped";
-                }
-                viewer.status(true, o.iterations(), CliSupport.oneLine(e.getMessage()), peers);
+                page.peers(name -> e.getMessage().contains("'" + name + "'") ? "lost" : "stopped");
+                page.show(true, CliSupport.oneLine(e.getMessage()));
                 viewer.linger(o.view().lingerS(), stop::isRequested, out);
             }
             return 1;
@@ -240,6 +266,69 @@ final class DistributedSim {
             }
             if (hosted != null) {
                 hosted.close();
+            }
+        }
+    }
+
+    /** A lifecycle state as the page shows it: SIL Kit's state, and the reason of an error. */
+    static String lifecycleLabel(ParticipantStatus st) {
+        return st.state() == ParticipantState.ERROR && st.reason() != null && !st.reason().isEmpty()
+                ? st.state().name() + " (" + st.reason() + ")" : st.state().name();
+    }
+
+    /**
+     * Waits a little for this process's lifecycle to reach Shutdown after its stop, so the other
+     * participants see it shut down rather than lost; a peer that no longer answers ends the wait.
+     */
+    private static void awaitShutdown(CompletableFuture<ParticipantState> lifecycleEnd) {
+        try {
+            lifecycleEnd.get(LIFECYCLE_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // closing the participant ends it anyway
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * What the primary's page shows of the run: paused, why it ended, and per secondary the
+     * primary's view of it (running, stopped, lost) and the lifecycle state it reports. Published
+     * from the run's thread and from the lifecycle monitor's (the participant's thread).
+     */
+    private static final class PageStatus {
+        private final LiveViewer viewer;
+        private final long targetIterations;
+        /** name, the primary's view, the lifecycle state (null until reported) */
+        private final List<String[]> peers = new ArrayList<>();
+        private boolean paused;
+        private String ended;
+
+        PageStatus(LiveViewer viewer, long targetIterations, List<String> names) {
+            this.viewer = viewer;
+            this.targetIterations = targetIterations;
+            for (String n : names) {
+                peers.add(new String[] {n, "running", null});
+            }
+        }
+
+        synchronized void show(boolean paused, String ended) {
+            this.paused = paused;
+            this.ended = ended;
+            viewer.status(paused, targetIterations, ended, peers);
+        }
+
+        synchronized void peers(java.util.function.UnaryOperator<String> stateOfName) {
+            for (String[] peer : peers) {
+                peer[1] = stateOfName.apply(peer[0]);
+            }
+        }
+
+        synchronized void lifecycle(String name, String state) {
+            for (String[] peer : peers) {
+                if (peer[0].equals(name) && !state.equals(peer[2])) {
+                    peer[2] = state;
+                    viewer.status(paused, targetIterations, ended, peers);
+                }
             }
         }
     }
@@ -329,7 +418,17 @@ final class DistributedSim {
         }
         try (Participant participant = p;
              DistributedSecondary s = new DistributedSecondary(o.world(), participant, o.solver(), System::nanoTime)) {
-            DistributedSecondary.Result r = s.run(o.startTimeoutS() * S, o.ackTimeoutMs() * 1_000_000L);
+            LifecycleService lifecycle = participant.createLifecycleService(OperationMode.AUTONOMOUS);
+            CompletableFuture<ParticipantState> lifecycleEnd = lifecycle.startLifecycle();
+            DistributedSecondary.Result r;
+            try {
+                r = s.run(o.startTimeoutS() * S, o.ackTimeoutMs() * 1_000_000L);
+            } catch (DistributedRunException e) {
+                lifecycle.reportError(CliSupport.oneLine(e.getMessage()));
+                throw e;
+            }
+            lifecycle.stop(r.reason());
+            awaitShutdown(lifecycleEnd);
             out.printf(Locale.ROOT, "secondary %s: %d iterations, %d performers taken over, %d handed over (%s)%n", name,
                     r.iterations(), r.handoversIn(), r.handoversOut(), r.reason());
             return 0;

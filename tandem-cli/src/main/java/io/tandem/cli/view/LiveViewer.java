@@ -81,7 +81,8 @@ public final class LiveViewer implements AutoCloseable {
      * @param paused           whether the run is paused
      * @param targetIterations the run's last iteration
      * @param ended            null while running, else why the run ended (a lost peer named)
-     * @param peers            name and state of each other process (secondaries), in order
+     * @param peers            name and state of each other process (secondaries), in order, and
+     *                         optionally the lifecycle state it reports (a third element, null until known)
      */
     public void status(boolean paused, long targetIterations, String ended, List<String[]> peers) {
         StringBuilder s = new StringBuilder(128);
@@ -91,7 +92,11 @@ public final class LiveViewer implements AutoCloseable {
                 .append(",\"ended\":").append(ended == null ? "null" : SceneDescription.jsonString(ended)).append(",\"peers\":[");
         for (int i = 0; i < peers.size(); i++) {
             s.append(i == 0 ? "{" : ",{").append("\"name\":").append(SceneDescription.jsonString(peers.get(i)[0]))
-                    .append(",\"state\":").append(SceneDescription.jsonString(peers.get(i)[1])).append('}');
+                    .append(",\"state\":").append(SceneDescription.jsonString(peers.get(i)[1]));
+            if (peers.get(i).length > 2 && peers.get(i)[2] != null) {
+                s.append(",\"lifecycle\":").append(SceneDescription.jsonString(peers.get(i)[2]));
+            }
+            s.append('}');
         }
         hub.status(s.append("]}").toString());
     }

@@ -331,11 +331,14 @@ class ViewerPageTest {
             // the page shows which secondary owns each model
             await("Object.keys(tandem.owners).length > 0");
             assertThat(browser.evaluate("Object.values(tandem.owners).every(o => o.startsWith('secondary-'))")).isEqualTo("true");
+            // each secondary's own SIL Kit lifecycle state, as the primary's system monitor sees it
+            await("tandem.peers.every(p => p.lifecycle === 'RUNNING')");
             ProcessHandle victim = primary.process.children().filter(c -> c.info().commandLine().orElse("")
                     .contains("--name secondary-2")).findFirst().orElseThrow();
             victim.destroyForcibly();
             await("tandem.ended !== null && tandem.ended.includes('secondary-2')");
             assertThat(browser.evaluate("tandem.peers.find(p => p.name === 'secondary-2').state")).isEqualTo("\"lost\"");
+            await("tandem.peers.find(p => p.name === 'secondary-2').lifecycle.startsWith('ERROR')");
             assertThat(browser.evaluate("document.getElementById('ended').textContent")).contains("secondary-2");
         }
     }

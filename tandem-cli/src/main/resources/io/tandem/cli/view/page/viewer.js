@@ -341,7 +341,7 @@ function renderPeers() {
   for (const p of T.peers) {
     const c = '#' + colourOf(p.name).toString(16).padStart(6, '0');
     const models = Object.keys(owners).filter((m) => owners[m] === p.name).length;
-    parts.push(`<span class="peer" data-peer="${esc(p.name)}"><span class="swatch" style="background:${c}"></span>${esc(p.name)}: ${esc(p.state)}${models ? ' (' + models + ' models)' : ''}</span>`);
+    parts.push(`<span class="peer" data-peer="${esc(p.name)}"><span class="swatch" style="background:${c}"></span>${esc(p.name)}: ${esc(p.state)}${p.lifecycle ? ' (lifecycle ' + esc(p.lifecycle) + ')' : ''}${models ? ' (' + models + ' models)' : ''}</span>`);
   }
   div.innerHTML = parts.join(' ');
 }
