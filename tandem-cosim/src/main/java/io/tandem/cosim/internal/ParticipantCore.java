@@ -772,7 +772,8 @@ public final class ParticipantCore implements Participant, TransportListener {
         if (previous == ParticipantState.SHUTDOWN || previous == status.state()) {
             return; // updates after Shutdown, and history replays of a known state, are ignored
         }
-        if (!SystemStateTracker.isValidTransition(previous == null ? ParticipantState.INVALID : previous, status.state())) {
+        // the first status seen of a participant may be any state: a late observer gets its latest from history
+        if (previous != null && !SystemStateTracker.isValidTransition(previous, status.state())) {
             LOG.warn("participant '{}' observed invalid transition of '{}' from {} to {}", name,
                     status.participantName(), previous, status.state());
         }
