@@ -18,7 +18,9 @@ public final class TestChild implements AutoCloseable {
     public final Process process;
     private final ChildJvm jvm;
     private final List<String> lines = new ArrayList<>();
+    private final List<Long> arrivalsNs = new ArrayList<>(); // guarded by lines, System.nanoTime per line
     private boolean eof; // guarded by lines
+    private long endNs; // guarded by lines
 
     private TestChild(String name, String mainClass, String... args) {
         this(name, List.of(), mainClass, args);
@@ -78,6 +80,7 @@ public final class TestChild implements AutoCloseable {
     private void add(String line) {
         synchronized (lines) {
             lines.add(line);
+            arrivalsNs.add(System.nanoTime());
             lines.notifyAll();
         }
     }
@@ -85,6 +88,7 @@ public final class TestChild implements AutoCloseable {
     private void ended() {
         synchronized (lines) {
             eof = true;
+            endNs = System.nanoTime();
             lines.notifyAll();
         }
     }
@@ -112,6 +116,31 @@ public final class TestChild implements AutoCloseable {
                 }
                 lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)), 0);
             }
+        }
+    }
+
+    /**
+     * @return when (System.nanoTime) the first line that matches was read
+     * @throws AssertionError with the output if no line matches yet
+     */
+    public long lineReadAtNs(Predicate<String> match) {
+        synchronized (lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                if (match.test(lines.get(i))) {
+                    return arrivalsNs.get(i);
+                }
+            }
+            throw new AssertionError(name + ": no matching line; output:\n" + String.join("\n", lines));
+        }
+    }
+
+    /** @return when (System.nanoTime) its output ended, which is when it exited; fails if it has not ended */
+    public long outputEndedAtNs() {
+        synchronized (lines) {
+            if (!eof) {
+                throw new AssertionError(name + ": its output has not ended");
+            }
+            return endNs;
         }
     }
 

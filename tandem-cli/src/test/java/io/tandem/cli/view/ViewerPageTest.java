@@ -172,7 +172,7 @@ class ViewerPageTest {
     /** The ball (orange-red, 1 0.3 0.1) covers the middle of the screenshot: the camera follows it. */
     @Test
     void liveStandalone_cableAndDeformable_everySegmentAndNodeDrawnWhereTheRunPutsThem() throws Exception {
-        Run run = new Run("sim", CABLE_AND_BEAM.toString(), "--iterations", "3", "--view", "0", "--paused", "--follow", "rope",
+        Run run = new Run("sim", CABLE_AND_BEAM.toString(), "--iterations", "6", "--view", "0", "--paused", "--follow", "rope",
                 "--view-linger-s", "0");
         browser.navigate(run.url(), WAIT);
         await("tandem.connected && tandem.world === 'cable_and_beam' && tandem.paused && tandem.bodies > 0");
