@@ -213,6 +213,55 @@ class ViewerPageTest {
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
+    /**
+     * On software GL the page lights per vertex (VertexLitMaterial); the picture is three.js's
+     * per-pixel Lambert's: relay.sdf's ground, boxes and ball drawn both ways, every drawn pixel within
+     * a few levels (curved faces differ inside a triangle).
+     */
+    @Test
+    void liveStandalone_vertexLighting_drawsWhatThreeJsLambertDraws() throws Exception {
+        Run run = new Run("sim", RELAY.toString(), "--iterations", "5", "--view", "0", "--paused", "--view-linger-s", "0");
+        String url = run.url();
+        BufferedImage[] shots = new BufferedImage[2];
+        String[] lighting = {"pixel", "vertex"};
+        for (int k = 0; k < 2; k++) {
+            browser.navigate(url + "?lighting=" + lighting[k], WAIT);
+            await("tandem.connected && tandem.paused && tandem.bodies > 0 && tandem.drawnIteration === 0");
+            assertThat(browser.evaluate("tandem.vertexLit")).isEqualTo(Boolean.toString(k == 1));
+            shots[k] = ImageIO.read(new ByteArrayInputStream(browser.screenshotPng()));
+            if (System.getProperty("tandem.viewer.lightingShots") != null) {
+                ImageIO.write(shots[k], "png", Path.of(System.getProperty("tandem.viewer.lightingShots") + "-" + lighting[k]
+                        + ".png").toFile());
+            }
+        }
+        int background = shots[0].getRGB(shots[0].getWidth() - 2, 2);
+        int drawn = 0;
+        int close = 0;
+        long sumDiff = 0;
+        for (int y = 200; y < shots[0].getHeight(); y++) { // below the HUD
+            for (int x = 0; x < shots[0].getWidth(); x++) {
+                int a = shots[0].getRGB(x, y);
+                if (a == background) {
+                    continue;
+                }
+                int b = shots[1].getRGB(x, y);
+                int d = 0;
+                for (int shift = 0; shift <= 16; shift += 8) {
+                    d = Math.max(d, Math.abs((a >> shift & 0xff) - (b >> shift & 0xff)));
+                }
+                drawn++;
+                sumDiff += d;
+                close += d <= 6 ? 1 : 0;
+            }
+        }
+        assertThat(drawn).as("pixels drawn (not background)").isGreaterThan(50_000);
+        assertThat(close / (double) drawn).as("share of drawn pixels within 6 levels").isGreaterThan(0.98);
+        assertThat(sumDiff / (double) drawn).as("mean difference, levels").isLessThan(1.5);
+        browser.evaluate("tandem.send('play')");
+        assertThat(run.exit.get(120, TimeUnit.SECONDS)).as("sim; err:%n%s", run.err).isZero();
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
     private static void assertBallInTheMiddle(byte[] png) throws IOException {
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
         assertThat(img.getWidth()).isEqualTo(800);

@@ -26,9 +26,10 @@ const canvas = $('view');
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
 // software GL (SwiftShader, llvmpipe: no GPU, as in headless browsers) shades every pixel, and composites
 // every frame, on the CPUs the simulation runs on: there the page draws at half resolution (a quarter of
-// the pixels) and at most 30 frames/s. Measured on 2 cores, Chromium's own work per drawn frame is about
-// 12 ms there, so 60 frames/s take most of a core. ?fps=N sets the cap on any GL (0: none), ?quality=full
-// lifts both.
+// the pixels), at most 30 frames/s, and lit per vertex (VertexLitMaterial). Measured on 2 cores, Chromium's
+// own work per drawn frame was about 12 ms there, so 60 frames/s took most of a core; per-pixel lighting and
+// sRGB encoding were most of the rest. ?fps=N sets the cap on any GL (0: none), ?lighting=vertex|pixel the
+// lighting, ?quality=full lifts all three.
 {
   const gl = renderer.getContext();
   const info = gl.getExtension('WEBGL_debug_renderer_info');
@@ -39,6 +40,8 @@ const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDra
   renderer.setPixelRatio(T.softwareGL && !full ? 0.5 : Math.min(window.devicePixelRatio || 1, 2));
   const fps = params.has('fps') ? Number(params.get('fps')) : NaN;
   T.maxFps = Number.isFinite(fps) && fps >= 0 ? fps : (T.softwareGL && !full ? 30 : 0);
+  const lit = params.get('lighting');
+  T.vertexLit = lit === 'vertex' || (lit !== 'pixel' && T.softwareGL && !full);
 }
 const scene3 = new THREE.Scene();
 scene3.background = new THREE.Color(0x2a3038);
@@ -48,7 +51,8 @@ camera.position.set(6, -9, 6);
 const controls = new OrbitControls(camera, canvas);
 controls.target.set(0, 0, 0.5);
 controls.update();
-scene3.add(new THREE.HemisphereLight(0xffffff, 0x404850, 2.0));
+const hemi = new THREE.HemisphereLight(0xffffff, 0x404850, 2.0);
+scene3.add(hemi);
 const sun = new THREE.DirectionalLight(0xffffff, 1.6);
 sun.position.set(4, -6, 10);
 scene3.add(sun);
@@ -92,14 +96,85 @@ function geometry(g) {
   }
 }
 
-// Lambert shading: a fraction of the physically based material's per-pixel cost, which matters on
-// software GL (SwiftShader: headless browsers, machines without a GPU)
+// Lambert shading: a fraction of the physically based material's per-pixel cost. On software GL
+// (SwiftShader: headless browsers, machines without a GPU) even Lambert's per-pixel lighting and sRGB
+// encoding are most of a frame, so there both are done per vertex (VertexLitMaterial).
 function material(rgba, plane) {
-  return new THREE.MeshLambertMaterial({
-    color: new THREE.Color(rgba[0], rgba[1], rgba[2]), transparent: rgba[3] < 1, opacity: rgba[3],
-    side: plane ? THREE.DoubleSide : THREE.FrontSide,
-  });
+  const colour = new THREE.Color(rgba[0], rgba[1], rgba[2]);
+  const side = plane ? THREE.DoubleSide : THREE.FrontSide;
+  if (T.vertexLit) return new VertexLitMaterial(colour, rgba[3], side);
+  return new THREE.MeshLambertMaterial({ color: colour, transparent: rgba[3] < 1, opacity: rgba[3], side });
 }
+
+/**
+ * Lambert's diffuse reflection of the scene's two lights (the hemisphere light and the sun, both fixed),
+ * computed per vertex (Gouraud) with the sRGB encoding, so a pixel costs one interpolation: three.js's
+ * MeshLambertMaterial does both per pixel. Same terms as three.js's Lambert (r181: irradiance times
+ * diffuse / pi, plus emissive), so flat faces look the same; curved ones differ inside a triangle.
+ * Has MeshLambertMaterial's color, emissive and emissiveIntensity; instance colours multiply color.
+ */
+class VertexLitMaterial extends THREE.ShaderMaterial {
+  constructor(colour, opacity, side) {
+    const sunDir = sun.position.clone().sub(sun.target.position).normalize();
+    super({
+      uniforms: {
+        diffuse: { value: colour }, emissive: { value: new THREE.Color(0, 0, 0) }, emissiveIntensity: { value: 0 },
+        opacity: { value: opacity },
+        skyColour: { value: hemi.color.clone().multiplyScalar(hemi.intensity) },
+        groundColour: { value: hemi.groundColor.clone().multiplyScalar(hemi.intensity) },
+        hemiDir: { value: hemi.position.clone().normalize() },
+        sunColour: { value: sun.color.clone().multiplyScalar(sun.intensity) }, sunDir: { value: sunDir },
+      },
+      vertexShader: VERTEX_LIT_VS, fragmentShader: VERTEX_LIT_FS, transparent: opacity < 1, opacity, side,
+    });
+  }
+  get color() { return this.uniforms.diffuse.value; }
+  get emissive() { return this.uniforms.emissive.value; }
+  get emissiveIntensity() { return this.uniforms.emissiveIntensity.value; }
+  set emissiveIntensity(v) { this.uniforms.emissiveIntensity.value = v; }
+}
+const VERTEX_LIT_VS = `
+uniform vec3 diffuse, emissive, skyColour, groundColour, hemiDir, sunColour, sunDir;
+uniform float emissiveIntensity, opacity;
+varying vec4 vFront;
+#ifdef DOUBLE_SIDED
+varying vec4 vBack;
+#endif
+vec3 encode(vec3 c) { // linear to sRGB, as three.js's sRGBTransferOETF
+  return mix(pow(c, vec3(0.41666)) * 1.055 - vec3(0.055), c * 12.92, vec3(lessThanEqual(c, vec3(0.0031308))));
+}
+vec4 lit(vec3 n, vec3 d) {
+  vec3 irradiance = mix(groundColour, skyColour, 0.5 * dot(n, hemiDir) + 0.5) + max(dot(n, sunDir), 0.0) * sunColour;
+  return vec4(encode(clamp(irradiance * d * 0.3183098861837907 + emissive * emissiveIntensity, 0.0, 1.0)), opacity);
+}
+void main() {
+  mat4 m = modelMatrix;
+#ifdef USE_INSTANCING
+  m = m * instanceMatrix;
+#endif
+  vec3 d = diffuse;
+#ifdef USE_INSTANCING_COLOR
+  d *= instanceColor;
+#endif
+  vec3 n = normalize(mat3(m) * normal);
+  vFront = lit(n, d);
+#ifdef DOUBLE_SIDED
+  vBack = lit(-n, d);
+#endif
+  gl_Position = projectionMatrix * viewMatrix * m * vec4(position, 1.0);
+}`;
+const VERTEX_LIT_FS = `
+varying vec4 vFront;
+#ifdef DOUBLE_SIDED
+varying vec4 vBack;
+#endif
+void main() {
+#ifdef DOUBLE_SIDED
+  gl_FragColor = gl_FrontFacing ? vFront : vBack;
+#else
+  gl_FragColor = vFront;
+#endif
+}`;
 
 function localMatrix(p) {
   return new THREE.Matrix4().compose(new THREE.Vector3(p[0], p[1], p[2]), new THREE.Quaternion(p[3], p[4], p[5], p[6]), one);
