@@ -78,6 +78,12 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private Thread writer;
     private static final int BATCH = 256;
     private static final int BATCHES = 64;
+    /** bytes of the blocks /tandem/frames are packed into on the stepping thread */
+    private static final int FRAME_BLOCK_BYTES = 1 << 16;
+    private byte[] frameBlock = new byte[0]; // the stepping thread's; the writer reads what was packed
+    /** blocks the writer has written out, for the stepping thread to pack into again */
+    private final java.util.concurrent.BlockingQueue<byte[]> freeFrameBlocks = new java.util.concurrent.ArrayBlockingQueue<>(8);
+    private int frameBlockUsed;
     private final java.util.concurrent.BlockingQueue<List<Runnable>> writes =
             new java.util.concurrent.ArrayBlockingQueue<>(BATCHES);
     private List<Runnable> batch = new ArrayList<>(BATCH);
@@ -95,13 +101,16 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final Map<Integer, Long> extraSequence = new HashMap<>();
     /** this iteration's /tf transforms (MCAP) */
     private final StringBuilder tf = new StringBuilder();
+    /** the writer's: a JSON pose row, and where its seven values' texts start and end in it */
+    private final StringBuilder line = new StringBuilder(256);
+    private final int[] cuts = new int[14];
     private long timeNs;
     /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
     private Map<String, String[]> linkRows;
     /** the cables' segments and deformable bodies' nodes: their rows' names ({@code NAME::i}) and global body ids */
     private String[] elasticRows;
     private long[] elasticIds;
-    private final double[] elasticPose = new double[7];
+    private final double[] scratchPose = new double[7];
     /** per model of several links, its joints' scoped names (MODEL::JOINT); filled at the first step */
     private Map<String, String[]> jointRows;
 
@@ -317,7 +326,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
         List<Object> captured = rows ? new ArrayList<>() : List.of(); // name, Pose (a row) or name, Double (a joint)
         for (String model : rows ? runner.loadedModels() : List.<String>of()) {
-            Pose p = runner.modelPose(model);
+            Pose p = modelPose(runner, model);
             if (p == null) {
                 continue;
             }
@@ -346,7 +355,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
         // a row per cable segment and deformable node (always loaded), named as a link row
         for (int i = 0; rows && i < elasticRows.length; i++) {
-            double[] q = elasticPose;
+            double[] q = scratchPose;
             if (((WorldRunner) runner).bodyPose(elasticIds[i], q)) {
                 captured.add(elasticRows[i]);
                 captured.add(new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]));
@@ -377,12 +386,44 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                         @Override
                         public void frame(java.nio.ByteBuffer frame) {
                             long at = feedTimeNs;
-                            submit(() -> message(6, frame.array(), frame.limit(), at));
+                            submit(() -> message(6, frame.array(), frame.arrayOffset() + frame.position(),
+                                    frame.remaining(), at));
+                        }
+
+                        @Override
+                        public void frame(io.tandem.world.view.SceneDescription scene, WorldView view) {
+                            // packed into a block handed to the writer with the writes: no buffer per iteration
+                            if (frameBlock.length - frameBlockUsed < scene.frameBytes()) {
+                                // a block the writer has written is used again: still in cache, no fresh memory
+                                byte[] full = frameBlock;
+                                if (full.length > 0) {
+                                    submit(() -> freeFrameBlocks.offer(full));
+                                }
+                                byte[] reused = freeFrameBlocks.poll();
+                                frameBlock = reused != null && reused.length >= scene.frameBytes() ? reused
+                                        : new byte[Math.max(FRAME_BLOCK_BYTES, scene.frameBytes())];
+                                frameBlockUsed = 0;
+                            }
+                            byte[] block = frameBlock;
+                            int off = frameBlockUsed;
+                            int length = scene.frame(view, block, off);
+                            frameBlockUsed += length;
+                            long at = feedTimeNs;
+                            submit(() -> message(6, block, off, length, at));
                         }
                     }, () -> 0L, 0, Map::of);
         }
         feedTimeNs = now;
         viewFeed.stepped(runner, iteration, changes);
+    }
+
+    /** A model's pose now: a runner's by handle (bitwise the same, without a lookup by its link's name). */
+    private Pose modelPose(WorldView runner, String model) {
+        if (!(runner instanceof WorldRunner r)) {
+            return runner.modelPose(model);
+        }
+        double[] q = scratchPose;
+        return r.modelPose(r.modelHandle(model), q) ? new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]) : null;
     }
 
     /** Writes one iteration's events, rows, joints and (MCAP) /tf message: the writer's thread for MCAP. */
@@ -392,11 +433,12 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         for (String e : events) {
             event(iteration, t, e);
         }
+        String time = Double.toString(t); // the text of each double once: formatting them is most of the writer's work
         for (int k = 0; k < captured.size(); k += 2) {
             String name = (String) captured.get(k);
             Object v = captured.get(k + 1);
             if (v instanceof Pose p) {
-                row(iteration, t, name, p);
+                row(iteration, t, time, name, p);
             } else {
                 double q = (Double) v;
                 String line = format == Format.CSV ? iteration + "," + t + "," + name + "," + q + ",,,,,,,joint\n"
@@ -426,8 +468,12 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
 
     /** The first length bytes of b as a message on MCAP channel k, logged at atNs (the writer's thread). */
     private void message(int k, byte[] b, int length, long atNs) {
+        message(k, b, 0, length, atNs);
+    }
+
+    private void message(int k, byte[] b, int off, int length, long atNs) {
         try {
-            mcap.message(mcapChannel[k], mcapSequence[k]++, atNs, atNs, b, 0, length);
+            mcap.message(mcapChannel[k], mcapSequence[k]++, atNs, atNs, b, off, length);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
         }
@@ -484,21 +530,45 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
     }
 
-    private void row(long iteration, double t, String name, Pose p) {
+    /** A pose row; {@code time} is {@code Double.toString(t)}. */
+    private void row(long iteration, double t, String time, String name, Pose p) {
         if (format == Format.CSV) {
             write(csvRow(iteration, t, name, p));
             return;
         }
-        emit(0, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"model\":\"" + json(name) + "\",\"x\":"
-                + p.x() + ",\"y\":" + p.y() + ",\"z\":" + p.z() + ",\"qx\":" + p.qx() + ",\"qy\":" + p.qy()
-                + ",\"qz\":" + p.qz() + ",\"qw\":" + p.qw() + "}\n");
+        // into one reused builder (less code for the JIT than a concatenation of 16 parts), each double formatted
+        // once (StringBuilder.append(double) writes Double.toString's text) and copied from there into /tf's
+        String jsonName = json(name);
+        StringBuilder b = line;
+        b.setLength(0);
+        b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"model\":\"")
+                .append(jsonName).append('"');
+        value(b, ",\"x\":", p.x(), 0);
+        value(b, ",\"y\":", p.y(), 1);
+        value(b, ",\"z\":", p.z(), 2);
+        value(b, ",\"qx\":", p.qx(), 3);
+        value(b, ",\"qy\":", p.qy(), 4);
+        value(b, ",\"qz\":", p.qz(), 5);
+        value(b, ",\"qw\":", p.qw(), 6);
+        b.append("}\n");
+        emit(0, b.toString());
         if (mcap != null) {
+            int[] c = cuts;
             tf.append(tf.length() == 0 ? "" : ",").append("{\"timestamp\":{\"sec\":").append(timeNs / 1_000_000_000L)
                     .append(",\"nsec\":").append(timeNs % 1_000_000_000L).append("},\"parent_frame_id\":\"world\",\"child_frame_id\":\"")
-                    .append(json(name)).append("\",\"translation\":{\"x\":").append(p.x()).append(",\"y\":").append(p.y())
-                    .append(",\"z\":").append(p.z()).append("},\"rotation\":{\"x\":").append(p.qx()).append(",\"y\":")
-                    .append(p.qy()).append(",\"z\":").append(p.qz()).append(",\"w\":").append(p.qw()).append("}}");
+                    .append(jsonName).append("\",\"translation\":{\"x\":").append(b, c[0], c[1]).append(",\"y\":")
+                    .append(b, c[2], c[3]).append(",\"z\":").append(b, c[4], c[5]).append("},\"rotation\":{\"x\":")
+                    .append(b, c[6], c[7]).append(",\"y\":").append(b, c[8], c[9]).append(",\"z\":").append(b, c[10], c[11])
+                    .append(",\"w\":").append(b, c[12], c[13]).append("}}");
         }
+    }
+
+    /** Appends key and v to b, noting where v's text starts and ends as slot. */
+    private void value(StringBuilder b, String key, double v, int slot) {
+        b.append(key);
+        cuts[2 * slot] = b.length();
+        b.append(v);
+        cuts[2 * slot + 1] = b.length();
     }
 
     /**

@@ -2,10 +2,12 @@ package io.tandem.world.record;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32;
@@ -60,12 +62,14 @@ public final class McapWriter implements AutoCloseable {
     private final List<byte[]> channelRecords = new ArrayList<>();
     private final List<Integer> channelSchema = new ArrayList<>();
     private final List<byte[]> chunkIndexes = new ArrayList<>();
-    private final Map<Integer, Long> channelCounts = new LinkedHashMap<>();
+    private long[] channelCounts = new long[4]; // by channel: messages written (no boxing per message)
+    private int[] countOrder = new int[4];      // channels in the order of their first message
+    private int countedChannels;
     private final Buffer chunk = new Buffer(1024);
     private final Buffer record = new Buffer(256);
     /** per channel: the (log time, offset) pairs of the open chunk */
     private final List<long[]> index = new ArrayList<>();
-    private final List<Integer> indexSize = new ArrayList<>();
+    private int[] indexSize = new int[4];
     private long chunkStart = Long.MAX_VALUE;
     private long chunkEnd = Long.MIN_VALUE;
     private long messageCount;
@@ -137,7 +141,11 @@ public final class McapWriter implements AutoCloseable {
         channelRecords.add(record.copy());
         channelSchema.add(schemaId);
         index.add(new long[16]);
-        indexSize.add(0);
+        if (index.size() > indexSize.length) {
+            indexSize = Arrays.copyOf(indexSize, 2 * index.size());
+            channelCounts = Arrays.copyOf(channelCounts, 2 * index.size());
+            countOrder = Arrays.copyOf(countOrder, 2 * index.size());
+        }
         writeRecord(OP_CHANNEL, record);
         return id;
     }
@@ -173,20 +181,22 @@ public final class McapWriter implements AutoCloseable {
         chunk.u8(OP_MESSAGE).u64(2 + 4 + 8 + 8 + (long) len);
         chunk.u16(channel).u32(sequence).u64(logTimeNs).u64(publishTimeNs).raw(data, off, len);
         long[] idx = index.get(channel);
-        int n = indexSize.get(channel);
+        int n = indexSize[channel];
         if (2 * n + 2 > idx.length) {
             idx = Arrays.copyOf(idx, 2 * idx.length);
             index.set(channel, idx);
         }
         idx[2 * n] = logTimeNs;
         idx[2 * n + 1] = offset;
-        indexSize.set(channel, n + 1);
+        indexSize[channel] = n + 1;
         chunkStart = Math.min(chunkStart, logTimeNs);
         chunkEnd = Math.max(chunkEnd, logTimeNs);
         firstTime = Math.min(firstTime, logTimeNs);
         lastTime = Math.max(lastTime, logTimeNs);
         messageCount++;
-        channelCounts.merge(channel, 1L, Long::sum);
+        if (channelCounts[channel]++ == 0) {
+            countOrder[countedChannels++] = channel;
+        }
         if (chunk.size >= chunkBytes) {
             flushChunk();
         }
@@ -209,7 +219,7 @@ public final class McapWriter implements AutoCloseable {
         Buffer offsets = new Buffer(64);
         long indexStart = position;
         for (int c = 0; c < index.size(); c++) {
-            int n = indexSize.get(c);
+            int n = indexSize[c];
             if (n == 0) {
                 continue;
             }
@@ -221,7 +231,7 @@ public final class McapWriter implements AutoCloseable {
                 record.u64(idx[2 * k]).u64(idx[2 * k + 1]);
             }
             writeRecord(OP_MESSAGE_INDEX, record);
-            indexSize.set(c, 0);
+            indexSize[c] = 0;
         }
         Buffer ci = new Buffer(128);
         ci.u64(chunkStart).u64(chunkEnd).u64(start).u64(chunkLength).u32(offsets.size).raw(offsets.data, 0, offsets.size)
@@ -252,8 +262,8 @@ public final class McapWriter implements AutoCloseable {
             groups.add(group(OP_CHANNEL, channelRecords, summaryCrc));
             Buffer stats = new Buffer(128);
             Buffer counts = new Buffer(64);
-            for (Map.Entry<Integer, Long> e : channelCounts.entrySet()) {
-                counts.u16(e.getKey()).u64(e.getValue());
+            for (int k = 0; k < countedChannels; k++) {
+                counts.u16(countOrder[k]).u64(channelCounts[countOrder[k]]);
             }
             stats.u64(messageCount).u16(schemaRecords.size()).u32(channelRecords.size()).u32(0).u32(0).u32(chunkCount)
                     .u64(messageCount == 0 ? 0 : firstTime).u64(messageCount == 0 ? 0 : lastTime).u32(counts.size)
@@ -323,6 +333,8 @@ public final class McapWriter implements AutoCloseable {
 
     /** A growable little-endian byte buffer. */
     static final class Buffer {
+        private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         byte[] data;
         int size;
 
@@ -359,17 +371,15 @@ public final class McapWriter implements AutoCloseable {
 
         Buffer u32(long v) {
             room(4);
-            for (int k = 0; k < 4; k++) {
-                data[size++] = (byte) (v >>> (8 * k));
-            }
+            I32.set(data, size, (int) v);
+            size += 4;
             return this;
         }
 
         Buffer u64(long v) {
             room(8);
-            for (int k = 0; k < 8; k++) {
-                data[size++] = (byte) (v >>> (8 * k));
-            }
+            I64.set(data, size, v);
+            size += 8;
             return this;
         }
 

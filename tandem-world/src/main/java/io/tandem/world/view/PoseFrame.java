@@ -1,5 +1,7 @@
 package io.tandem.world.view;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -20,6 +22,9 @@ public final class PoseFrame {
     public static final int HEADER_BYTES = 24;
     /** bytes per entity record */
     public static final int RECORD_BYTES = 32;
+    private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle F32 = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
 
     private PoseFrame() {
     }
@@ -56,6 +61,45 @@ public final class PoseFrame {
         out.order(ByteOrder.LITTLE_ENDIAN);
         out.putInt(id).putFloat((float) x).putFloat((float) y).putFloat((float) z)
                 .putFloat((float) qx).putFloat((float) qy).putFloat((float) qz).putFloat((float) qw);
+    }
+
+    /**
+     * Writes a frame header into an array (the stepping thread's packing: no buffer object, no
+     * bounds check per field as a heap {@link ByteBuffer} makes).
+     *
+     * @param out       the array, with at least {@link #bytes}(n) bytes from off
+     * @param off       where the frame starts
+     * @param iteration the iteration the poses are of
+     * @param simTimeNs its simulated time, ns
+     * @param n         the number of records that follow
+     */
+    public static void writeHeader(byte[] out, int off, long iteration, long simTimeNs, int n) {
+        I32.set(out, off, MAGIC);
+        I64.set(out, off + 4, iteration);
+        I64.set(out, off + 12, simTimeNs);
+        I32.set(out, off + 20, n);
+    }
+
+    /**
+     * Writes one record into an array, little-endian: the same bytes as
+     * {@link #writeRecord(ByteBuffer, int, double, double, double, double, double, double, double)}.
+     *
+     * @param out the array, with {@link #RECORD_BYTES} bytes from off
+     * @param off where the record starts
+     * @param id  the entity's id (its index in the {@link SceneDescription})
+     * @param x   position, m
+     * @param qw  the unit quaternion's w (written last, as x, y, z, w)
+     */
+    public static void writeRecord(byte[] out, int off, int id, double x, double y, double z, double qw, double qx,
+                                   double qy, double qz) {
+        I32.set(out, off, id);
+        F32.set(out, off + 4, (float) x);
+        F32.set(out, off + 8, (float) y);
+        F32.set(out, off + 12, (float) z);
+        F32.set(out, off + 16, (float) qx);
+        F32.set(out, off + 20, (float) qy);
+        F32.set(out, off + 24, (float) qz);
+        F32.set(out, off + 28, (float) qw);
     }
 
     /**

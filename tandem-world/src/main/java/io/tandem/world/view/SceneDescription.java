@@ -7,6 +7,7 @@ import io.tandem.world.WorldRunner;
 import io.tandem.world.WorldView;
 import io.tandem.world.mesh.TriangleMesh;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -52,6 +53,7 @@ public final class SceneDescription {
     /** the deformable bodies' boundary triangles, by name, once bound */
     private Map<String, int[]> surfaces = Map.of();
     private boolean bound;
+    private final double[] scratch = new double[WorldRunner.POSE_VALUES]; // frame's, on the stepping thread
     private String json;
 
     /** @param world the world, as loaded */
@@ -156,45 +158,67 @@ public final class SceneDescription {
      * The moving entities' poses now: every link of every loaded model that is not static.
      *
      * @param view the run, read on its stepping thread
-     * @return a new buffer holding one {@link PoseFrame} (position 0, limit its length); the only
-     *         allocation besides a scratch array for a {@link WorldRunner}
+     * @return a new buffer holding one {@link PoseFrame} (position 0, limit its length, little-endian);
+     *         the only allocation
      */
     public ByteBuffer frame(WorldView view) {
-        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(dynamicCount));
-        b.position(PoseFrame.HEADER_BYTES);
+        byte[] b = new byte[frameBytes()];
+        return ByteBuffer.wrap(b, 0, frame(view, b, 0)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** @return the most bytes a {@link #frame} of this scene takes: every moving entity's record */
+    public int frameBytes() {
+        return PoseFrame.bytes(dynamicCount);
+    }
+
+    /**
+     * The moving entities' poses now, packed into a caller's array (a recording packs every
+     * iteration into blocks it hands to its writer). Allocates nothing for a {@link WorldRunner}.
+     *
+     * @param view the run, read on its stepping thread
+     * @param out  receives one {@link PoseFrame}, with at least {@link #frameBytes()} bytes from off
+     * @param off  where the frame starts
+     * @return the frame's length in bytes
+     */
+    public int frame(WorldView view, byte[] out, int off) {
+        if (out.length - off < frameBytes()) {
+            throw new IllegalArgumentException("a frame needs " + frameBytes() + " bytes, " + (out.length - off) + " left");
+        }
+        int at = off + PoseFrame.HEADER_BYTES;
         int n = 0;
-        // a runner's link poses by handle: no lookup by name, no Pose per link (a recording packs every iteration)
+        // a runner's link poses by handle: no lookup by name, no Pose per link
         WorldRunner runner = view instanceof WorldRunner r ? r : null;
-        double[] q = runner == null ? null : new double[WorldRunner.POSE_VALUES];
+        double[] q = scratch;
         for (int i = 0; i < model.length; i++) {
             if (isStatic[i]) {
                 continue;
             }
+            boolean have;
             if (bodyId[i] >= 0) {
-                if (runner != null && runner.bodyPose(bodyId[i], q)) {
-                    PoseFrame.writeRecord(b, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
-                    n++;
+                have = runner != null && runner.bodyPose(bodyId[i], q);
+            } else if (runner != null) {
+                have = runner.linkPose(modelIndex[i], link[i], q);
+            } else {
+                Pose p = view.linkPose(model[i], link[i]);
+                have = p != null;
+                if (have) {
+                    q[0] = p.x();
+                    q[1] = p.y();
+                    q[2] = p.z();
+                    q[3] = p.qw();
+                    q[4] = p.qx();
+                    q[5] = p.qy();
+                    q[6] = p.qz();
                 }
-                continue;
             }
-            if (runner != null) {
-                if (runner.linkPose(modelIndex[i], link[i], q)) {
-                    PoseFrame.writeRecord(b, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
-                    n++;
-                }
-                continue;
-            }
-            Pose p = view.linkPose(model[i], link[i]);
-            if (p != null) {
-                PoseFrame.writeRecord(b, i, p.x(), p.y(), p.z(), p.qw(), p.qx(), p.qy(), p.qz());
+            if (have) {
+                PoseFrame.writeRecord(out, at, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
+                at += PoseFrame.RECORD_BYTES;
                 n++;
             }
         }
-        int end = b.position();
-        b.position(0);
-        PoseFrame.writeHeader(b, view.iteration(), view.simTimeNs(), n);
-        b.position(0).limit(end);
-        return b;
+        PoseFrame.writeHeader(out, off, view.iteration(), view.simTimeNs(), n);
+        return at - off;
     }
 
     /**

@@ -34,6 +34,18 @@ public final class ViewFeed implements WorldView.Listener {
 
         /** @param frame a {@link PoseFrame}, the sink's to keep */
         void frame(ByteBuffer frame);
+
+        /**
+         * A frame of the run now: by default packed into a new buffer for {@link #frame(ByteBuffer)}.
+         * A sink that keeps many (a recording) may pack it itself with
+         * {@link SceneDescription#frame(WorldView, byte[], int)}.
+         *
+         * @param scene the feed's scene
+         * @param view  the run, on its stepping thread
+         */
+        default void frame(SceneDescription scene, WorldView view) {
+            frame(scene.frame(view));
+        }
     }
 
     private final SceneDescription scene;
@@ -107,6 +119,9 @@ public final class ViewFeed implements WorldView.Listener {
         if (c.size() != lastColors.size()) {
             return true;
         }
+        if (c.isEmpty()) {
+            return false; // no iterator per frame
+        }
         for (Map.Entry<String, double[]> e : c.entrySet()) {
             if (lastColors.get(e.getKey()) != e.getValue()) {
                 return true;
@@ -135,7 +150,7 @@ public final class ViewFeed implements WorldView.Listener {
             lastColors = Map.copyOf(view.visualColors());
             stateDirty = false;
         }
-        sink.frame(scene.frame(view));
+        sink.frame(scene, view);
         lastFrameNs = now;
     }
 }

@@ -65,6 +65,42 @@ class ViewFeedTest {
     }
 
     @Test
+    void poseFrame_writtenIntoAnArray_theBuffersBytes() {
+        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(2));
+        PoseFrame.writeHeader(b, 42, -7, 2);
+        PoseFrame.writeRecord(b, 7, 1.5, -2, 3e-9, 0.5, -0.5, 0.5, -0.5);
+        PoseFrame.writeRecord(b, 1 << 20, -0.0, Double.MAX_VALUE, 1e-50, 1, 0, 0, 0);
+        byte[] a = new byte[5 + PoseFrame.bytes(2)];
+        PoseFrame.writeHeader(a, 5, 42, -7, 2);
+        PoseFrame.writeRecord(a, 5 + PoseFrame.HEADER_BYTES, 7, 1.5, -2, 3e-9, 0.5, -0.5, 0.5, -0.5);
+        PoseFrame.writeRecord(a, 5 + PoseFrame.HEADER_BYTES + PoseFrame.RECORD_BYTES, 1 << 20, -0.0, Double.MAX_VALUE, 1e-50,
+                1, 0, 0, 0);
+        assertThat(java.util.Arrays.copyOfRange(a, 5, a.length)).isEqualTo(b.array());
+    }
+
+    @Test
+    void frame_packedIntoAnArrayAtAnOffset_theSameBytesAsItsOwnBuffer() {
+        World w = GazeboWorlds.example("relay.sdf");
+        SceneDescription scene = new SceneDescription(w);
+        try (WorldRunner r = new WorldRunner(w, true)) {
+            r.step();
+            byte[] block = new byte[3 + 2 * scene.frameBytes()];
+            for (int i = 0; i < 30; i++) {
+                r.step();
+            }
+            ByteBuffer own = scene.frame(r);
+            int first = scene.frame(r, block, 3);
+            int second = scene.frame(r, block, 3 + first);
+            assertThat(first).isEqualTo(second).isEqualTo(own.remaining()).isEqualTo(scene.frameBytes());
+            assertThat(java.util.Arrays.copyOfRange(block, 3, 3 + first)).isEqualTo(java.util.Arrays.copyOf(own.array(), first));
+            assertThat(java.util.Arrays.copyOfRange(block, 3 + first, 3 + 2 * first))
+                    .isEqualTo(java.util.Arrays.copyOf(own.array(), first));
+            assertThat(PoseFrame.count(own)).isPositive();
+            assertThatThrownBy(() -> scene.frame(r, block, block.length - 1)).hasMessageContaining("a frame needs");
+        }
+    }
+
+    @Test
     void poseFrame_wrongMagicOrLength_refusedNamingWhat() {
         ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(1));
         assertThatThrownBy(() -> PoseFrame.count(b)).hasMessageContaining("not a TPF1 pose frame (56 bytes, magic 0x00000000)");
