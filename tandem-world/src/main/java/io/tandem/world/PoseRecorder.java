@@ -272,6 +272,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
     }
 
+    // stepped() is called every iteration: it stays small (a JIT compiles it whole), the rest is in methods of their own
     @Override
     public void stepped(WorldView runner, long iteration, LevelManager.Changes changes) {
         failed();
@@ -279,44 +280,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         long now = runner.simTimeNs();
         // read the run here (the stepping thread), format and write on the writer's thread (MCAP)
         List<String> events = changes.loadedLevels().isEmpty() && changes.unloadedLevels().isEmpty() ? List.of()
-                : new ArrayList<>(2);
-        for (String level : changes.loadedLevels()) {
-            events.add("Loaded level [" + level + "] at iteration " + iteration);
-        }
-        for (String level : changes.unloadedLevels()) {
-            events.add("Unloaded level [" + level + "] at iteration " + iteration);
-        }
-        if (elasticRows == null) {
-            List<String> names = new ArrayList<>();
-            List<Long> ids = new ArrayList<>();
-            if (runner instanceof WorldRunner r) {
-                r.elasticBodyIds().forEach((name, bodies) -> {
-                    for (int i = 0; i < bodies.length; i++) {
-                        names.add(name + "::" + i);
-                        ids.add(bodies[i]);
-                    }
-                });
-            }
-            elasticRows = names.toArray(new String[0]);
-            elasticIds = ids.stream().mapToLong(Long::longValue).toArray();
-        }
+                : events(iteration, changes);
         if (linkRows == null) {
-            linkRows = new HashMap<>();
-            jointRows = new HashMap<>();
-            for (World.Model m : runner.world().models()) {
-                if (m.links().size() > 1) {
-                    String[] names = new String[m.links().size()];
-                    for (int i = 0; i < names.length; i++) {
-                        names[i] = m.name() + "::" + m.links().get(i).name();
-                    }
-                    linkRows.put(m.name(), names);
-                    String[] joints = new String[m.joints().size()];
-                    for (int i = 0; i < joints.length; i++) {
-                        joints[i] = m.name() + "::" + m.joints().get(i).name();
-                    }
-                    jointRows.put(m.name(), joints);
-                }
-            }
+            names(runner);
         }
         // MCAP: the JSON channels at their period of simulated time (the first iteration, then each period);
         // the frames below hold every iteration
@@ -324,8 +290,69 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         if (rows && mcap != null && jsonPeriodNs > 0) {
             nextJsonNs = (now / jsonPeriodNs + 1) * jsonPeriodNs;
         }
-        List<Object> captured = rows ? new ArrayList<>() : List.of(); // name, Pose (a row) or name, Double (a joint)
-        for (String model : rows ? runner.loadedModels() : List.<String>of()) {
+        List<Object> captured = rows ? capture(runner) : List.of();
+        if (writer == null) {
+            format(iteration, t, now, events, captured);
+            return;
+        }
+        if (rows || !events.isEmpty()) {
+            submit(() -> format(iteration, t, now, events, captured));
+        }
+        if (viewFeed == null) {
+            viewFeed = frameFeed(runner);
+        }
+        feedTimeNs = now;
+        viewFeed.stepped(runner, iteration, changes);
+    }
+
+    private static List<String> events(long iteration, LevelManager.Changes changes) {
+        List<String> events = new ArrayList<>(2);
+        for (String level : changes.loadedLevels()) {
+            events.add("Loaded level [" + level + "] at iteration " + iteration);
+        }
+        for (String level : changes.unloadedLevels()) {
+            events.add("Unloaded level [" + level + "] at iteration " + iteration);
+        }
+        return events;
+    }
+
+    /** At the first step: the rows' names of links, joints, cable segments and deformable nodes. */
+    private void names(WorldView runner) {
+        List<String> elastic = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        if (runner instanceof WorldRunner r) {
+            r.elasticBodyIds().forEach((name, bodies) -> {
+                for (int i = 0; i < bodies.length; i++) {
+                    elastic.add(name + "::" + i);
+                    ids.add(bodies[i]);
+                }
+            });
+        }
+        elasticRows = elastic.toArray(new String[0]);
+        elasticIds = ids.stream().mapToLong(Long::longValue).toArray();
+        jointRows = new HashMap<>();
+        Map<String, String[]> links = new HashMap<>();
+        for (World.Model m : runner.world().models()) {
+            if (m.links().size() > 1) {
+                String[] names = new String[m.links().size()];
+                for (int i = 0; i < names.length; i++) {
+                    names[i] = m.name() + "::" + m.links().get(i).name();
+                }
+                links.put(m.name(), names);
+                String[] joints = new String[m.joints().size()];
+                for (int i = 0; i < joints.length; i++) {
+                    joints[i] = m.name() + "::" + m.joints().get(i).name();
+                }
+                jointRows.put(m.name(), joints);
+            }
+        }
+        linkRows = links;
+    }
+
+    /** @return the rows of this iteration: name, Pose (a row) or name, Double (a joint), in order */
+    private List<Object> capture(WorldView runner) {
+        List<Object> captured = new ArrayList<>();
+        for (String model : runner.loadedModels()) {
             Pose p = modelPose(runner, model);
             if (p == null) {
                 continue;
@@ -354,67 +381,63 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             }
         }
         // a row per cable segment and deformable node (always loaded), named as a link row
-        for (int i = 0; rows && i < elasticRows.length; i++) {
+        for (int i = 0; i < elasticRows.length; i++) {
             double[] q = scratchPose;
             if (((WorldRunner) runner).bodyPose(elasticIds[i], q)) {
                 captured.add(elasticRows[i]);
                 captured.add(new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]));
             }
         }
-        if (writer == null) {
-            format(iteration, t, now, events, captured);
-            return;
-        }
-        if (rows || !events.isEmpty()) {
-            submit(() -> format(iteration, t, now, events, captured));
-        }
-        if (viewFeed == null) {
-            viewFeed = new io.tandem.world.view.ViewFeed(new io.tandem.world.view.SceneDescription(runner.world()),
-                    runner.world(), new io.tandem.world.view.ViewFeed.Sink() {
-                        @Override
-                        public void scene(String json) {
-                            long at = feedTimeNs;
-                            submit(() -> emit(4, json + "\n", at));
-                        }
+        return captured;
+    }
 
-                        @Override
-                        public void state(String json) {
-                            long at = feedTimeNs;
-                            submit(() -> emit(5, json + "\n", at));
-                        }
+    /** The feed of MCAP's /tandem/scene, /tandem/state and /tandem/frames: the viewer's messages, to the writer. */
+    private io.tandem.world.view.ViewFeed frameFeed(WorldView runner) {
+        return new io.tandem.world.view.ViewFeed(new io.tandem.world.view.SceneDescription(runner.world()),
+                runner.world(), new io.tandem.world.view.ViewFeed.Sink() {
+                    @Override
+                    public void scene(String json) {
+                        long at = feedTimeNs;
+                        submit(() -> emit(4, json + "\n", at));
+                    }
 
-                        @Override
-                        public void frame(java.nio.ByteBuffer frame) {
-                            long at = feedTimeNs;
-                            submit(() -> message(6, frame.array(), frame.arrayOffset() + frame.position(),
-                                    frame.remaining(), at));
-                        }
+                    @Override
+                    public void state(String json) {
+                        long at = feedTimeNs;
+                        submit(() -> emit(5, json + "\n", at));
+                    }
 
-                        @Override
-                        public void frame(io.tandem.world.view.SceneDescription scene, WorldView view) {
-                            // packed into a block handed to the writer with the writes: no buffer per iteration
-                            if (frameBlock.length - frameBlockUsed < scene.frameBytes()) {
-                                // a block the writer has written is used again: still in cache, no fresh memory
-                                byte[] full = frameBlock;
-                                if (full.length > 0) {
-                                    submit(() -> freeFrameBlocks.offer(full));
-                                }
-                                byte[] reused = freeFrameBlocks.poll();
-                                frameBlock = reused != null && reused.length >= scene.frameBytes() ? reused
-                                        : new byte[Math.max(FRAME_BLOCK_BYTES, scene.frameBytes())];
-                                frameBlockUsed = 0;
-                            }
-                            byte[] block = frameBlock;
-                            int off = frameBlockUsed;
-                            int length = scene.frame(view, block, off);
-                            frameBlockUsed += length;
-                            long at = feedTimeNs;
-                            submit(() -> message(6, block, off, length, at));
+                    @Override
+                    public void frame(java.nio.ByteBuffer frame) {
+                        long at = feedTimeNs;
+                        submit(() -> message(6, frame.array(), frame.arrayOffset() + frame.position(), frame.remaining(), at));
+                    }
+
+                    @Override
+                    public void frame(io.tandem.world.view.SceneDescription scene, WorldView view) {
+                        // packed into a block handed to the writer with the writes: no buffer per iteration
+                        if (frameBlock.length - frameBlockUsed < scene.frameBytes()) {
+                            nextFrameBlock(scene.frameBytes());
                         }
-                    }, () -> 0L, 0, Map::of);
+                        byte[] block = frameBlock;
+                        int off = frameBlockUsed;
+                        int length = scene.frame(view, block, off);
+                        frameBlockUsed += length;
+                        long at = feedTimeNs;
+                        submit(() -> message(6, block, off, length, at));
+                    }
+                }, () -> 0L, 0, Map::of);
+    }
+
+    /** Hands the full block back through the writer and packs into one it has written (still in cache) or a new one. */
+    private void nextFrameBlock(int frameBytes) {
+        byte[] full = frameBlock;
+        if (full.length > 0) {
+            submit(() -> freeFrameBlocks.offer(full));
         }
-        feedTimeNs = now;
-        viewFeed.stepped(runner, iteration, changes);
+        byte[] reused = freeFrameBlocks.poll();
+        frameBlock = reused != null && reused.length >= frameBytes ? reused : new byte[Math.max(FRAME_BLOCK_BYTES, frameBytes)];
+        frameBlockUsed = 0;
     }
 
     /** A model's pose now: a runner's by handle (bitwise the same, without a lookup by its link's name). */
