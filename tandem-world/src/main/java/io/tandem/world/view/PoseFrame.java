@@ -13,7 +13,8 @@ import java.nio.ByteOrder;
  * copying. Single precision is for display; exact comparisons use the f64 CSV, JSON lines or MCAP
  * pose records.
  *
- * <p>Static methods on a caller's buffer; they allocate nothing. Thread-safe.
+ * <p>Static methods: writers on a caller's array, readers on a caller's buffer; they allocate
+ * nothing. Thread-safe.
  */
 public final class PoseFrame {
     /** "TPF1" read as a little-endian u32 */
@@ -35,37 +36,8 @@ public final class PoseFrame {
     }
 
     /**
-     * Writes a frame header at the buffer's position (which it advances), in little-endian order
-     * whatever the buffer's order.
-     *
-     * @param out         the buffer, with at least {@link #bytes}(n) bytes remaining
-     * @param iteration   the iteration the poses are of
-     * @param simTimeNs   its simulated time, ns
-     * @param n           the number of records that follow
-     */
-    public static void writeHeader(ByteBuffer out, long iteration, long simTimeNs, int n) {
-        out.order(ByteOrder.LITTLE_ENDIAN);
-        out.putInt(MAGIC).putLong(iteration).putLong(simTimeNs).putInt(n);
-    }
-
-    /**
-     * Writes one record at the buffer's position (which it advances), little-endian.
-     *
-     * @param out the buffer
-     * @param id  the entity's id (its index in the {@link SceneDescription})
-     * @param x   position, m
-     * @param qw  the unit quaternion's w (written last, as x, y, z, w)
-     */
-    public static void writeRecord(ByteBuffer out, int id, double x, double y, double z, double qw, double qx, double qy,
-                                   double qz) {
-        out.order(ByteOrder.LITTLE_ENDIAN);
-        out.putInt(id).putFloat((float) x).putFloat((float) y).putFloat((float) z)
-                .putFloat((float) qx).putFloat((float) qy).putFloat((float) qz).putFloat((float) qw);
-    }
-
-    /**
-     * Writes a frame header into an array (the stepping thread's packing: no buffer object, no
-     * bounds check per field as a heap {@link ByteBuffer} makes).
+     * Writes a frame header into an array, little-endian (no buffer object, and none of a heap
+     * {@link ByteBuffer}'s checks per field: a recording packs one every iteration).
      *
      * @param out       the array, with at least {@link #bytes}(n) bytes from off
      * @param off       where the frame starts
@@ -80,9 +52,7 @@ public final class PoseFrame {
         I32.set(out, off + 20, n);
     }
 
-    /**
-     * Writes one record into an array, little-endian: the same bytes as
-     * {@link #writeRecord(ByteBuffer, int, double, double, double, double, double, double, double)}.
+    /** Writes one record into an array, little-endian.
      *
      * @param out the array, with {@link #RECORD_BYTES} bytes from off
      * @param off where the record starts

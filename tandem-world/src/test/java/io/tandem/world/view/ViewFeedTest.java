@@ -45,14 +45,14 @@ class ViewFeedTest {
 
     @Test
     void poseFrame_writtenThenRead_littleEndianTpf1WithEveryRecord() {
-        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(2)).order(ByteOrder.BIG_ENDIAN);
-        PoseFrame.writeHeader(b, 42, 1_234_567_890_123L, 2);
-        PoseFrame.writeRecord(b, 7, 1.5, -2, 3, 1, 0, 0, 0);
-        PoseFrame.writeRecord(b, 9, 0, 0, 0.25, 0, 0, 0, 1);
-        b.flip();
+        byte[] a = new byte[PoseFrame.bytes(2)];
+        PoseFrame.writeHeader(a, 0, 42, 1_234_567_890_123L, 2);
+        PoseFrame.writeRecord(a, PoseFrame.HEADER_BYTES, 7, 1.5, -2, 3, 1, 0, 0, 0);
+        PoseFrame.writeRecord(a, PoseFrame.HEADER_BYTES + PoseFrame.RECORD_BYTES, 9, 0, 0, 0.25, 0, 0, 0, 1);
+        ByteBuffer b = ByteBuffer.wrap(a).order(ByteOrder.BIG_ENDIAN); // the readers read little-endian whatever the order
         assertThat(b.limit()).isEqualTo(24 + 64);
-        assertThat(b.order(ByteOrder.LITTLE_ENDIAN).getInt(0)).isEqualTo(0x31465054);
-        assertThat(new String(b.array(), 0, 4, StandardCharsets.US_ASCII)).isEqualTo("TPF1");
+        assertThat(b.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(0)).isEqualTo(0x31465054);
+        assertThat(new String(a, 0, 4, StandardCharsets.US_ASCII)).isEqualTo("TPF1");
         assertThat(PoseFrame.count(b)).isEqualTo(2);
         assertThat(PoseFrame.iteration(b)).isEqualTo(42);
         assertThat(PoseFrame.simTimeNs(b)).isEqualTo(1_234_567_890_123L);
@@ -65,17 +65,24 @@ class ViewFeedTest {
     }
 
     @Test
-    void poseFrame_writtenIntoAnArray_theBuffersBytes() {
-        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(2));
-        PoseFrame.writeHeader(b, 42, -7, 2);
-        PoseFrame.writeRecord(b, 7, 1.5, -2, 3e-9, 0.5, -0.5, 0.5, -0.5);
-        PoseFrame.writeRecord(b, 1 << 20, -0.0, Double.MAX_VALUE, 1e-50, 1, 0, 0, 0);
-        byte[] a = new byte[5 + PoseFrame.bytes(2)];
+    void poseFrame_writtenAtAnOffset_readFromThereInSinglePrecision() {
+        byte[] a = new byte[5 + PoseFrame.bytes(2) + 3];
         PoseFrame.writeHeader(a, 5, 42, -7, 2);
-        PoseFrame.writeRecord(a, 5 + PoseFrame.HEADER_BYTES, 7, 1.5, -2, 3e-9, 0.5, -0.5, 0.5, -0.5);
+        PoseFrame.writeRecord(a, 5 + PoseFrame.HEADER_BYTES, 7, 1.5, -2, 3e-9, 0.5, -0.5, 0.5, -0.25);
         PoseFrame.writeRecord(a, 5 + PoseFrame.HEADER_BYTES + PoseFrame.RECORD_BYTES, 1 << 20, -0.0, Double.MAX_VALUE, 1e-50,
                 1, 0, 0, 0);
-        assertThat(java.util.Arrays.copyOfRange(a, 5, a.length)).isEqualTo(b.array());
+        ByteBuffer b = ByteBuffer.wrap(a, 5, PoseFrame.bytes(2));
+        assertThat(PoseFrame.count(b)).isEqualTo(2);
+        assertThat(PoseFrame.iteration(b)).isEqualTo(42);
+        assertThat(PoseFrame.simTimeNs(b)).isEqualTo(-7);
+        assertThat(PoseFrame.id(b, 1)).isEqualTo(1 << 20);
+        assertThat(PoseFrame.value(b, 0, 2)).isEqualTo((float) 3e-9);
+        assertThat(PoseFrame.value(b, 0, 6)).isEqualTo(0.5f); // qw after qx, qy, qz
+        assertThat(PoseFrame.value(b, 0, 5)).isEqualTo(-0.25f);
+        assertThat(Float.floatToRawIntBits(PoseFrame.value(b, 1, 0))).isEqualTo(Float.floatToRawIntBits(-0f));
+        assertThat(PoseFrame.value(b, 1, 1)).isEqualTo(Float.POSITIVE_INFINITY);
+        assertThat(PoseFrame.value(b, 1, 2)).isEqualTo(0f);
+        assertThat(new byte[] {a[0], a[4], a[a.length - 3], a[a.length - 1]}).containsOnly(0); // nothing outside the frame
     }
 
     @Test
@@ -102,10 +109,10 @@ class ViewFeedTest {
 
     @Test
     void poseFrame_wrongMagicOrLength_refusedNamingWhat() {
-        ByteBuffer b = ByteBuffer.allocate(PoseFrame.bytes(1));
+        byte[] a = new byte[PoseFrame.bytes(1)];
+        ByteBuffer b = ByteBuffer.wrap(a);
         assertThatThrownBy(() -> PoseFrame.count(b)).hasMessageContaining("not a TPF1 pose frame (56 bytes, magic 0x00000000)");
-        PoseFrame.writeHeader(b, 1, 1, 3);
-        b.position(0);
+        PoseFrame.writeHeader(a, 0, 1, 1, 3);
         assertThatThrownBy(() -> PoseFrame.count(b)).hasMessage("TPF1 pose frame of 56 bytes says it holds 3 records (120 bytes)");
     }
 
