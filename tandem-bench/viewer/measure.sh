@@ -6,8 +6,9 @@
 #              with 2 local secondaries; rounds alternate them
 #   2. fps:    frames/s the page renders with 1000 moving (falling) boxes: live (the run paced to real
 #              time on the same cores) and replayed by tandem view (the page alone)
-#   3. record: relay.sdf for 600,000 iterations (10 minutes of simulated time), without and with
-#              --record FILE.mcap
+#   3. record: relay.sdf for 300,000 iterations of 2 ms (10 minutes of simulated time), without and
+#              with --record FILE.mcap: the second half's real-time factor (steady state) and the
+#              whole process's wall time (with the JIT's warm-up, which the recorder's code lengthens)
 # Needs the built jar (./tandem builds it) and chromium on PATH. Usage:
 #   [TANDEM_VIEW_HZ=60] [TANDEM_VIEW_SIZE=1280,720] [TANDEM_VIEW_QUERY=&fps=60] [TANDEM_VIEW_AS_ROOT=1] \
 #   tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
@@ -41,6 +42,8 @@ trap 'pkill -f "user-data-dir=$work" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # the summary line's second-half real-time factor
 rtf() { sed -n 's/.*(second half \([0-9.e+-]*\)).*/\1/p' "$1" | head -1; }
+# A / B to three decimals ("?" when either is missing)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "?"; else printf "%.3f", a / b }'; }
 
 # runs tandem sim ARGS... with --view 0 --paused, opens the page (which presses play), prints the summary's file
 with_page() {
@@ -98,7 +101,7 @@ if [[ $what == rtf || $what == all ]]; then
             frames="$(grep -o '"frames":[0-9]*' "$log" | tail -1 | cut -d: -f2)"
             client="$(with_client "$relay" --iterations $its "${extra[@]}")"
             echo "$mode round $r: without $(rtf "$work/plain"), with page $(rtf "$out") (page got ${frames:-0} frames)," \
-                "with a client drawing nothing $(rtf "$client")"
+                "with a client drawing nothing $(rtf "$client"); with page / without $(ratio "$(rtf "$out")" "$(rtf "$work/plain")")"
         done
     done
 fi
@@ -160,7 +163,8 @@ if [[ $what == record || $what == all ]]; then
         /usr/bin/time -f %e -o "$work/t2" java -jar "$jar" sim "$relay" --iterations 300000 --record "$work/run.mcap" \
             >"$work/rec" 2>/dev/null
         echo "round $r: without $(rtf "$work/plain") ($(cat "$work/t1") s), with --record $(rtf "$work/rec") ($(cat "$work/t2") s," \
-            "$(du -m "$work/run.mcap" | cut -f1) MB)"
+            "$(du -m "$work/run.mcap" | cut -f1) MB); second-half RTF with / without $(ratio "$(rtf "$work/rec")" "$(rtf "$work/plain")")," \
+            "process wall time with / without $(ratio "$(cat "$work/t2")" "$(cat "$work/t1")")"
         rm -f "$work/run.mcap"
     done
 fi
