@@ -192,10 +192,12 @@ final class DistributedSim {
                             page.show(false, null);
                         }
                     }
-                    if (o.rtf() > 0 || primary.isPaused() || viewer != null) {
+                    if (o.rtf() > 0 || primary.isPaused()) {
                         primary.advance();
                     } else {
-                        // free run: the lockstep runs on the participant's thread, in slices of 100 ms
+                        // free run, with a page or not: the lockstep runs on the participant's thread (no hand-off
+                        // per iteration), in slices of 100 ms; the viewer's feed, a listener, is called there
+                        // and rate-limits itself; a pause from the page ends the slice at once
                         primary.runUntil(halfNs < 0 ? Math.max(1, half) : o.iterations(), 100_000_000L);
                     }
                     long now = System.nanoTime();
