@@ -199,17 +199,14 @@ public final class SceneDescription {
             } else if (runner != null) {
                 have = runner.linkPose(modelIndex[i], link[i], q);
             } else {
+                // another view (a distributed primary's scene): the link's Pose by name, written as it is
                 Pose p = view.linkPose(model[i], link[i]);
-                have = p != null;
-                if (have) {
-                    q[0] = p.x();
-                    q[1] = p.y();
-                    q[2] = p.z();
-                    q[3] = p.qw();
-                    q[4] = p.qx();
-                    q[5] = p.qy();
-                    q[6] = p.qz();
+                if (p != null) {
+                    PoseFrame.writeRecord(out, at, i, p.x(), p.y(), p.z(), p.qw(), p.qx(), p.qy(), p.qz());
+                    at += PoseFrame.RECORD_BYTES;
+                    n++;
                 }
+                continue;
             }
             if (have) {
                 PoseFrame.writeRecord(out, at, i, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
