@@ -1,6 +1,7 @@
 package io.tandem.world;
 
 import io.tandem.world.record.McapWriter;
+import io.tandem.world.record.ShortestDecimal;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.Closeable;
@@ -23,7 +24,9 @@ import java.util.Map;
  * ({@code iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event}: pose rows leave event empty,
  * event rows leave the pose empty) or JSON lines ({"iteration":..,"sim_time_s":..,"model":..,
  * "x":..,...} and {"iteration":..,"sim_time_s":..,"event":"Loaded level [NAME] at iteration N"}).
- * Numbers are written in full precision ({@link Double#toString}), so two runs compare exactly.
+ * Numbers are written in full precision, as the shortest decimal that parses back to the double
+ * ({@link ShortestDecimal}: {@link Double#toString}'s text from JDK 19 on, the same text on every JDK),
+ * so two runs compare exactly.
  * Or MCAP ({@link #open}): the JSON lines' objects as messages on {@code /tandem/poses} (models
  * and links), {@code /tandem/joints} and {@code /tandem/events}, logged at the simulated time, and
  * each iteration's model and link frames on {@code /tf} in Foxglove's well-known
@@ -104,6 +107,10 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** the writer's: a JSON pose row, and where its seven values' texts start and end in it */
     private final StringBuilder line = new StringBuilder(256);
     private final int[] cuts = new int[14];
+    /** the doubles' text (the formatting thread's: the writer's for MCAP, else the stepping thread) */
+    private final ShortestDecimal decimal = new ShortestDecimal();
+    /** this iteration's sim_time_s text */
+    private final StringBuilder time = new StringBuilder(24);
     private long timeNs;
     /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
     private Map<String, String[]> linkRows;
@@ -453,21 +460,19 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private void format(long iteration, double t, long now, List<String> events, List<Object> captured) {
         timeNs = now;
         tf.setLength(0);
+        // the text of each double once: formatting them is most of the writer's work
+        time.setLength(0);
+        decimal.append(time, t);
         for (String e : events) {
-            event(iteration, t, e);
+            event(iteration, e);
         }
-        String time = Double.toString(t); // the text of each double once: formatting them is most of the writer's work
         for (int k = 0; k < captured.size(); k += 2) {
             String name = (String) captured.get(k);
             Object v = captured.get(k + 1);
             if (v instanceof Pose p) {
-                row(iteration, t, time, name, p);
+                row(iteration, name, p);
             } else {
-                double q = (Double) v;
-                String line = format == Format.CSV ? iteration + "," + t + "," + name + "," + q + ",,,,,,,joint\n"
-                        : "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"joint\":\"" + json(name)
-                                + "\",\"position\":" + q + "}\n";
-                emit(1, line);
+                joint(iteration, name, (Double) v);
             }
         }
         if (mcap != null && tf.length() > 0) {
@@ -553,17 +558,33 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
     }
 
-    /** A pose row; {@code time} is {@code Double.toString(t)}. */
-    private void row(long iteration, double t, String time, String name, Pose p) {
+    /** A joint's row. */
+    private void joint(long iteration, String name, double q) {
+        StringBuilder b = line;
+        b.setLength(0);
         if (format == Format.CSV) {
-            write(csvRow(iteration, t, name, p));
+            b.append(iteration).append(',').append(time).append(',').append(name).append(',');
+            decimal.append(b, q).append(",,,,,,,joint\n");
+        } else {
+            b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"joint\":\"")
+                    .append(json(name)).append("\",\"position\":");
+            decimal.append(b, q).append("}\n");
+        }
+        emit(1, b.toString());
+    }
+
+    /** A pose row, at this iteration's {@link #time}. */
+    private void row(long iteration, String name, Pose p) {
+        StringBuilder b = line;
+        b.setLength(0);
+        if (format == Format.CSV) {
+            csvRow(b, decimal, iteration, time, name, p);
+            write(b.toString());
             return;
         }
         // into one reused builder (less code for the JIT than a concatenation of 16 parts), each double formatted
-        // once (StringBuilder.append(double) writes Double.toString's text) and copied from there into /tf's
+        // once and copied from there into /tf's
         String jsonName = json(name);
-        StringBuilder b = line;
-        b.setLength(0);
         b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"model\":\"")
                 .append(jsonName).append('"');
         value(b, ",\"x\":", p.x(), 0);
@@ -590,7 +611,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private void value(StringBuilder b, String key, double v, int slot) {
         b.append(key);
         cuts[2 * slot] = b.length();
-        b.append(v);
+        decimal.append(b, v);
         cuts[2 * slot + 1] = b.length();
     }
 
@@ -599,15 +620,28 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
      *         poses in the record's format (allocates)
      */
     public static String csvRow(long iteration, double simTimeS, String model, Pose p) {
-        return iteration + "," + simTimeS + "," + model + "," + p.x() + "," + p.y() + "," + p.z() + "," + p.qx() + ","
-                + p.qy() + "," + p.qz() + "," + p.qw() + ",\n";
+        ShortestDecimal d = new ShortestDecimal();
+        StringBuilder time = d.append(new StringBuilder(24), simTimeS);
+        return csvRow(new StringBuilder(128), d, iteration, time, model, p).toString();
     }
 
-    private void event(long iteration, double t, String text) {
+    private static StringBuilder csvRow(StringBuilder b, ShortestDecimal d, long iteration, CharSequence time, String model, Pose p) {
+        b.append(iteration).append(',').append(time).append(',').append(model).append(',');
+        d.append(b, p.x()).append(',');
+        d.append(b, p.y()).append(',');
+        d.append(b, p.z()).append(',');
+        d.append(b, p.qx()).append(',');
+        d.append(b, p.qy()).append(',');
+        d.append(b, p.qz()).append(',');
+        return d.append(b, p.qw()).append(",\n");
+    }
+
+    /** An event's row, at this iteration's {@link #time}. */
+    private void event(long iteration, String text) {
         if (format == Format.CSV) {
-            write(iteration + "," + t + ",,,,,,,,," + text + "\n");
+            write(iteration + "," + time + ",,,,,,,,," + text + "\n");
         } else {
-            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + t + ",\"event\":\"" + json(text) + "\"}\n");
+            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + time + ",\"event\":\"" + json(text) + "\"}\n");
         }
     }
 
