@@ -1,5 +1,6 @@
 package io.tandem.world;
 
+import io.tandem.world.record.FoxgloveFrameTransforms;
 import io.tandem.world.record.McapWriter;
 import io.tandem.world.record.ShortestDecimal;
 import java.io.BufferedOutputStream;
@@ -30,8 +31,8 @@ import java.util.Map;
  * Or MCAP ({@link #open}): the JSON lines' objects as messages on {@code /tandem/poses} (models
  * and links), {@code /tandem/joints} and {@code /tandem/events}, logged at the simulated time, and
  * each iteration's model and link frames on {@code /tf} in Foxglove's well-known
- * {@code foxglove.FrameTransforms} JSON schema, so that Foxglove Studio, Lichtblick and Rerun open
- * the run; and the viewer's own channels, so {@code tandem view FILE.mcap} replays it:
+ * {@code foxglove.FrameTransforms} schema, protobuf-encoded ({@link FoxgloveFrameTransforms}), so that
+ * Foxglove Studio, Lichtblick and Rerun show the run's frames; and the viewer's own channels, so {@code tandem view FILE.mcap} replays it:
  * {@code /tandem/scene} (once), {@code /tandem/state} (on every level change) and
  * {@code /tandem/frames}, a {@link io.tandem.world.view.PoseFrame} every iteration. An indexed file
  * (McapWriter). A {@link WorldView.Listener} on the stepping thread;
@@ -58,15 +59,6 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** the message encoding of {@link #FRAMES_TOPIC} */
     public static final String FRAME_ENCODING = "x-tandem-pose-frame";
 
-    /** foxglove.FrameTransforms (npm @foxglove/schemas 2.1.0), the fields Tandem writes */
-    private static final String FRAME_TRANSFORMS_SCHEMA = "{\"title\":\"foxglove.FrameTransforms\",\"type\":\"object\","
-            + "\"properties\":{\"transforms\":{\"type\":\"array\",\"items\":{\"title\":\"foxglove.FrameTransform\","
-            + "\"type\":\"object\",\"properties\":{\"timestamp\":{\"type\":\"object\",\"properties\":{\"sec\":"
-            + "{\"type\":\"integer\"},\"nsec\":{\"type\":\"integer\"}}},\"parent_frame_id\":{\"type\":\"string\"},"
-            + "\"child_frame_id\":{\"type\":\"string\"},\"translation\":{\"type\":\"object\",\"properties\":{\"x\":"
-            + "{\"type\":\"number\"},\"y\":{\"type\":\"number\"},\"z\":{\"type\":\"number\"}}},\"rotation\":"
-            + "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"},"
-            + "\"z\":{\"type\":\"number\"},\"w\":{\"type\":\"number\"}}}}}}}}";
 
     /** the CSV header line (with its newline) */
     public static final String CSV_HEADER = "iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n";
@@ -102,11 +94,11 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final boolean ownsWriter;
     /** the callers' channels (MCAP): the next sequence of each */
     private final Map<Integer, Long> extraSequence = new HashMap<>();
-    /** this iteration's /tf transforms (MCAP) */
-    private final StringBuilder tf = new StringBuilder();
-    /** the writer's: a JSON pose row, and where its seven values' texts start and end in it */
+    /** this iteration's /tf message (MCAP) */
+    private final FoxgloveFrameTransforms tf = new FoxgloveFrameTransforms();
+    private static final byte[] WORLD_FRAME = "world".getBytes(StandardCharsets.UTF_8);
+    /** the formatting thread's: a pose row */
     private final StringBuilder line = new StringBuilder(256);
-    private final int[] cuts = new int[14];
     /** the doubles' text (the formatting thread's: the writer's for MCAP, else the stepping thread) */
     private final ShortestDecimal decimal = new ShortestDecimal();
     /** this iteration's sim_time_s text */
@@ -159,11 +151,11 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         McapWriter w = new McapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), "", "tandem",
                 McapWriter.DEFAULT_CHUNK_BYTES);
         PoseRecorder r = new PoseRecorder(null, format, w, true);
-        int tfSchema = w.schema("foxglove.FrameTransforms", "jsonschema", FRAME_TRANSFORMS_SCHEMA.getBytes(StandardCharsets.UTF_8));
+        int tfSchema = w.schema(FoxgloveFrameTransforms.SCHEMA_NAME, FoxgloveFrameTransforms.ENCODING, FoxgloveFrameTransforms.schema());
         r.mcapChannel[0] = w.channel(POSES_TOPIC, 0, "json", Map.of());
         r.mcapChannel[1] = w.channel(JOINTS_TOPIC, 0, "json", Map.of());
         r.mcapChannel[2] = w.channel(EVENTS_TOPIC, 0, "json", Map.of());
-        r.mcapChannel[3] = w.channel(TF_TOPIC, tfSchema, "json", Map.of());
+        r.mcapChannel[3] = w.channel(TF_TOPIC, tfSchema, FoxgloveFrameTransforms.ENCODING, Map.of());
         r.mcapChannel[4] = w.channel(SCENE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[5] = w.channel(STATE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[6] = w.channel(FRAMES_TOPIC, 0, FRAME_ENCODING, Map.of());
@@ -459,7 +451,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** Writes one iteration's events, rows, joints and (MCAP) /tf message: the writer's thread for MCAP. */
     private void format(long iteration, double t, long now, List<String> events, List<Object> captured) {
         timeNs = now;
-        tf.setLength(0);
+        tf.clear();
         // the text of each double once: formatting them is most of the writer's work
         time.setLength(0);
         decimal.append(time, t);
@@ -475,8 +467,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                 joint(iteration, name, (Double) v);
             }
         }
-        if (mcap != null && tf.length() > 0) {
-            emit(3, "{\"transforms\":[" + tf + "]}\n");
+        if (mcap != null && tf.size() > 0) {
+            message(3, tf.bytes(), tf.length(), timeNs);
         }
     }
 
@@ -582,37 +574,26 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             write(b.toString());
             return;
         }
-        // into one reused builder (less code for the JIT than a concatenation of 16 parts), each double formatted
-        // once and copied from there into /tf's
-        String jsonName = json(name);
+        // into one reused builder (less code for the JIT than a concatenation of 16 parts)
         b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"model\":\"")
-                .append(jsonName).append('"');
-        value(b, ",\"x\":", p.x(), 0);
-        value(b, ",\"y\":", p.y(), 1);
-        value(b, ",\"z\":", p.z(), 2);
-        value(b, ",\"qx\":", p.qx(), 3);
-        value(b, ",\"qy\":", p.qy(), 4);
-        value(b, ",\"qz\":", p.qz(), 5);
-        value(b, ",\"qw\":", p.qw(), 6);
+                .append(json(name)).append('"');
+        value(b, ",\"x\":", p.x());
+        value(b, ",\"y\":", p.y());
+        value(b, ",\"z\":", p.z());
+        value(b, ",\"qx\":", p.qx());
+        value(b, ",\"qy\":", p.qy());
+        value(b, ",\"qz\":", p.qz());
+        value(b, ",\"qw\":", p.qw());
         b.append("}\n");
         emit(0, b.toString());
         if (mcap != null) {
-            int[] c = cuts;
-            tf.append(tf.length() == 0 ? "" : ",").append("{\"timestamp\":{\"sec\":").append(timeNs / 1_000_000_000L)
-                    .append(",\"nsec\":").append(timeNs % 1_000_000_000L).append("},\"parent_frame_id\":\"world\",\"child_frame_id\":\"")
-                    .append(jsonName).append("\",\"translation\":{\"x\":").append(b, c[0], c[1]).append(",\"y\":")
-                    .append(b, c[2], c[3]).append(",\"z\":").append(b, c[4], c[5]).append("},\"rotation\":{\"x\":")
-                    .append(b, c[6], c[7]).append(",\"y\":").append(b, c[8], c[9]).append(",\"z\":").append(b, c[10], c[11])
-                    .append(",\"w\":").append(b, c[12], c[13]).append("}}");
+            tf.add(timeNs, WORLD_FRAME, name.getBytes(StandardCharsets.UTF_8), p.x(), p.y(), p.z(), p.qx(), p.qy(), p.qz(), p.qw());
         }
     }
 
-    /** Appends key and v to b, noting where v's text starts and ends as slot. */
-    private void value(StringBuilder b, String key, double v, int slot) {
+    private void value(StringBuilder b, String key, double v) {
         b.append(key);
-        cuts[2 * slot] = b.length();
         decimal.append(b, v);
-        cuts[2 * slot + 1] = b.length();
     }
 
     /**

@@ -94,9 +94,20 @@ class SimCommandTest {
         java.util.List<io.tandem.world.record.McapReader.Message> tf = r.topic("/tf");
         assertThat(tf).hasSize(601);
         assertThat(tf.get(600).logTimeNs()).isEqualTo(600 * 1_000_000L);
-        assertThat(r.channels().values()).anySatisfy(c -> assertThat(c.schemaName()).isEqualTo("foxglove.FrameTransforms"));
-        assertThat(new String(tf.get(1).data(), java.nio.charset.StandardCharsets.UTF_8))
-                .startsWith("{\"transforms\":[{\"timestamp\":{\"sec\":0,\"nsec\":1000000},\"parent_frame_id\":\"world\"");
+        // in Foxglove's schema, protobuf-encoded: iteration 1's first transform (field 1) starts with its timestamp
+        // (field 1: nanos, field 2, 1000000) and parent frame (field 2, "world"); FoxgloveFrameTransformsTest reads it all
+        assertThat(r.channels().values()).anySatisfy(c -> assertThat(c).extracting(io.tandem.world.record.McapReader.Channel::topic,
+                io.tandem.world.record.McapReader.Channel::schemaName, io.tandem.world.record.McapReader.Channel::schemaEncoding,
+                io.tandem.world.record.McapReader.Channel::messageEncoding)
+                .containsExactly("/tf", "foxglove.FrameTransforms", "protobuf", "protobuf"));
+        byte[] first = tf.get(1).data();
+        int body = 2; // after field 1's tag and its length (a varint)
+        while ((first[body - 1] & 0x80) != 0) {
+            body++;
+        }
+        assertThat(first[0]).isEqualTo((byte) 0x0a);
+        assertThat(java.util.Arrays.copyOfRange(first, body, body + 14)).containsExactly(0x0a, 0x04, 0x10, 0xc0, 0x84, 0x3d, 0x12, 0x05, 'w', 'o', 'r',
+                'l', 'd', 0x1a);
         // by default the JSON channels hold 60 iterations a simulated second (the first at or after each
         // 1/60 s), the frames every iteration
         Path light = tmp.resolve("b.mcap");
