@@ -36,10 +36,12 @@ import java.util.Map;
  * {@code /tandem/scene} (once), {@code /tandem/state} (on every level change) and
  * {@code /tandem/frames}, a {@link io.tandem.world.view.PoseFrame} every iteration. An indexed file
  * (McapWriter). A {@link WorldView.Listener} on the stepping thread;
- * allocates its lines. An MCAP record reads the run on the stepping thread and formats and writes
- * on a thread of its own, in order (handed over 256 writes at a time, at most 64 batches behind;
- * then the stepping thread waits, so nothing is lost), so a recording costs the run little more than reading its poses. A recorder made by {@link #open} closes its file in {@link #close()}; one
- * made on a writer leaves the writer to the caller.
+ * allocates its lines. A recorder made by {@link #open} (any format) reads the run on the stepping
+ * thread and formats and writes on a thread of its own, in order (handed over 256 writes at a time,
+ * at most 64 batches behind; then the stepping thread waits, so nothing is lost), so a recording
+ * costs the run little more than reading its poses, and closes its file in {@link #close()}. One
+ * made on a caller's writer formats and writes on the stepping thread and leaves the writer to the
+ * caller.
  */
 public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** Output formats. */
@@ -145,8 +147,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
      */
     public static PoseRecorder open(Path file, Format format) throws IOException {
         if (format != Format.MCAP) {
-            return new PoseRecorder(new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16), format,
-                    null, true);
+            PoseRecorder r = new PoseRecorder(new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16),
+                    format, null, true);
+            return r.startWriter(file);
         }
         McapWriter w = new McapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), "", "tandem",
                 McapWriter.DEFAULT_CHUNK_BYTES);
@@ -159,10 +162,15 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         r.mcapChannel[4] = w.channel(SCENE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[5] = w.channel(STATE_TOPIC, 0, "json", Map.of());
         r.mcapChannel[6] = w.channel(FRAMES_TOPIC, 0, FRAME_ENCODING, Map.of());
-        r.writer = new Thread(r::writeLoop, "tandem-record-" + file.getFileName());
-        r.writer.setDaemon(true);
-        r.writer.start();
-        return r;
+        return r.startWriter(file);
+    }
+
+    /** Starts the thread that formats and writes the file's rows and messages. */
+    private PoseRecorder startWriter(Path file) {
+        writer = new Thread(this::writeLoop, "tandem-record-" + file.getFileName());
+        writer.setDaemon(true);
+        writer.start();
+        return this;
     }
 
     /**
@@ -260,7 +268,11 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             writer = null;
             Throwable f = writeFailure;
             if (f != null) {
-                mcap.close();
+                if (mcap != null) {
+                    mcap.close();
+                } else {
+                    out.close();
+                }
                 throw f instanceof UncheckedIOException u ? u.getCause() : new IOException(f.getMessage(), f);
             }
         }
@@ -296,6 +308,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
         if (rows || !events.isEmpty()) {
             submit(() -> format(iteration, t, now, events, captured));
+        }
+        if (mcap == null) {
+            return;
         }
         if (viewFeed == null) {
             viewFeed = frameFeed(runner);
