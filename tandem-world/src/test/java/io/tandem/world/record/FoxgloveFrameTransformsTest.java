@@ -3,7 +3,6 @@ package io.tandem.world.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -167,9 +164,6 @@ class FoxgloveFrameTransformsTest {
      */
     @Test
     void officialDecoder_protobufjsFromTheSchema_readsTheTransforms(@TempDir Path dir) throws Exception {
-        Path modules = Path.of("target/mcapjs/node_modules").toAbsolutePath();
-        Assumptions.assumeTrue(Files.isDirectory(modules.resolve("protobufjs")) && Files.isDirectory(modules.resolve("@mcap/core")),
-                "protobufjs or @mcap/core is not installed in " + modules + " (.ci/run installs them)");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (McapWriter w = new McapWriter(out, "", "test", 1 << 16)) {
             int s = w.schema(FoxgloveFrameTransforms.SCHEMA_NAME, FoxgloveFrameTransforms.ENCODING, FoxgloveFrameTransforms.schema());
@@ -185,23 +179,7 @@ class FoxgloveFrameTransformsTest {
         }
         Path file = dir.resolve("tf.mcap");
         Files.write(file, out.toByteArray());
-        Path script = dir.resolve("tf-check.cjs");
-        try (java.io.InputStream in = FoxgloveFrameTransformsTest.class.getResourceAsStream("tf-check.cjs")) {
-            Files.copy(in, script);
-        }
-        ProcessBuilder pb = new ProcessBuilder("node", script.toString(), file.toString());
-        pb.environment().put("NODE_PATH", modules.toString());
-        pb.redirectErrorStream(true);
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            Assumptions.abort("node is not on the PATH: " + e.getMessage());
-            return;
-        }
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(output).isZero();
+        String output = NodeScript.run("tf-check.cjs", dir, List.of("@mcap/core", "protobufjs"), file.toString());
         String ball = "{\"timestamp\":{\"seconds\":%d,\"nanos\":250},\"parent_frame_id\":\"world\",\"child_frame_id\":\"ball\","
                 + "\"translation\":{\"x\":%s,\"y\":-3,\"z\":2.5},\"rotation\":{\"x\":0,\"y\":0,\"z\":0,\"w\":1}}";
         String arm = "{\"timestamp\":{\"seconds\":%d,\"nanos\":250},\"parent_frame_id\":\"world\",\"child_frame_id\":\"arm::link_1\","
