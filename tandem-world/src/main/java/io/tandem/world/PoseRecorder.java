@@ -61,6 +61,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** the message encoding of {@link #FRAMES_TOPIC} */
     public static final String FRAME_ENCODING = "x-tandem-pose-frame";
 
+    /** /tf's parent frame of every transform */
+    private static final byte[] WORLD_FRAME = "world".getBytes(StandardCharsets.UTF_8);
 
     /** the CSV header line (with its newline) */
     public static final String CSV_HEADER = "iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n";
@@ -98,10 +100,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final Map<Integer, Long> extraSequence = new HashMap<>();
     /** this iteration's /tf message (MCAP) */
     private final FoxgloveFrameTransforms tf = new FoxgloveFrameTransforms();
-    private static final byte[] WORLD_FRAME = "world".getBytes(StandardCharsets.UTF_8);
     /** the formatting thread's: a pose row */
     private final StringBuilder line = new StringBuilder(256);
-    /** the doubles' text (the formatting thread's: the writer's for MCAP, else the stepping thread) */
+    /** the doubles' text (the formatting thread's: the record's own for a file from {@link #open}, else the stepping thread) */
     private final ShortestDecimal decimal = new ShortestDecimal();
     /** this iteration's sim_time_s text */
     private final StringBuilder time = new StringBuilder(24);
@@ -114,6 +115,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final double[] scratchPose = new double[7];
     /** per model of several links, its joints' scoped names (MODEL::JOINT); filled at the first step */
     private Map<String, String[]> jointRows;
+    /** per model of several links, its joints' handles in a {@link WorldRunner} (-1 for another view) */
+    private Map<String, int[]> jointHandles;
 
     /**
      * @param out    where to write (buffer it)
@@ -345,6 +348,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         elasticRows = elastic.toArray(new String[0]);
         elasticIds = ids.stream().mapToLong(Long::longValue).toArray();
         jointRows = new HashMap<>();
+        jointHandles = new HashMap<>();
         Map<String, String[]> links = new HashMap<>();
         for (World.Model m : runner.world().models()) {
             if (m.links().size() > 1) {
@@ -354,10 +358,13 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                 }
                 links.put(m.name(), names);
                 String[] joints = new String[m.joints().size()];
+                int[] handles = new int[joints.length];
                 for (int i = 0; i < joints.length; i++) {
                     joints[i] = m.name() + "::" + m.joints().get(i).name();
+                    handles[i] = runner instanceof WorldRunner r ? r.jointHandle(joints[i]) : -1;
                 }
                 jointRows.put(m.name(), joints);
+                jointHandles.put(m.name(), handles);
             }
         }
         linkRows = links;
@@ -376,6 +383,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             // a model of several links (a robot): a row per link too, named as Gazebo scopes it
             String[] links = linkRows.get(model);
             if (links != null) {
+                // by name: WorldRunner.linkPose(int, int, double[]) differs from it in the last bits of some
+                // quaternions, and a distributed primary records the Pose path's values
+                WorldRunner r = runner instanceof WorldRunner w ? w : null;
                 for (int i = 0; i < links.length; i++) {
                     Pose l = runner.linkPose(model, i);
                     if (l != null) {
@@ -385,8 +395,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                 }
                 // and its joints' coordinates (revolute, continuous, prismatic; others have none)
                 String[] joints = jointRows.get(model);
+                int[] handles = jointHandles.get(model);
                 for (int i = 0; i < joints.length; i++) {
-                    double q = runner.jointPosition(model, i);
+                    double q = r == null ? runner.jointPosition(model, i) : r.jointPositionOrNaN(handles[i]);
                     if (!Double.isNaN(q)) {
                         captured.add(joints[i]);
                         captured.add(q);
@@ -463,7 +474,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         return r.modelPose(r.modelHandle(model), q) ? new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]) : null;
     }
 
-    /** Writes one iteration's events, rows, joints and (MCAP) /tf message: the writer's thread for MCAP. */
+    /** Writes one iteration's events, rows, joints and (MCAP) /tf message: the record's own thread for a file from {@link #open}. */
     private void format(long iteration, double t, long now, List<String> events, List<Object> captured) {
         timeNs = now;
         tf.clear();

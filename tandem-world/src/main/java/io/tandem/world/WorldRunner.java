@@ -460,7 +460,11 @@ public final class WorldRunner implements WorldView, AutoCloseable {
         if (m == null || joint < 0 || joint >= m.joints().size()) {
             return Double.NaN;
         }
-        int handle = joints().handle(model + "::" + m.joints().get(joint).name());
+        return jointPositionOrNaN(joints().handle(model + "::" + m.joints().get(joint).name()));
+    }
+
+    /** {@link #jointPosition(String, int)} by handle: NaN for a joint without one coordinate. Allocates nothing. */
+    double jointPositionOrNaN(int handle) {
         if (dofOfHandle[handle] >= 0) {
             // from the link poses, as the distributed primary computes it (DistributedScene)
             return compiled.model().dofPositionOfPoses(state, dofOfHandle[handle]);
