@@ -1,5 +1,6 @@
 package io.tandem.world;
 
+import io.tandem.world.internal.PoseMath;
 import io.tandem.world.record.FoxgloveFrameTransforms;
 import io.tandem.world.record.McapWriter;
 import io.tandem.world.record.ShortestDecimal;
@@ -107,16 +108,16 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** this iteration's sim_time_s text */
     private final StringBuilder time = new StringBuilder(24);
     private long timeNs;
-    /** per model of several links, its links' scoped names (MODEL::LINK); filled at the first step */
-    private Map<String, String[]> linkRows;
+    /** per model: what its rows read (filled at the first step) */
+    private Map<String, ModelRows> modelRows;
     /** the cables' segments and deformable bodies' nodes: their rows' names ({@code NAME::i}) and global body ids */
     private String[] elasticRows;
     private long[] elasticIds;
     private final double[] scratchPose = new double[7];
-    /** per model of several links, its joints' scoped names (MODEL::JOINT); filled at the first step */
-    private Map<String, String[]> jointRows;
-    /** per model of several links, its joints' handles in a {@link WorldRunner} (-1 for another view) */
-    private Map<String, int[]> jointHandles;
+    /** the most rows an iteration had: the next capture's capacity */
+    private int rowsCapacity = 16;
+    /** the writer's: the UTF-8 bytes of each row's name, for /tf */
+    private final Map<String, byte[]> utf8Names = new HashMap<>();
 
     /**
      * @param out    where to write (buffer it)
@@ -295,7 +296,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         // read the run here (the stepping thread), format and write on the writer's thread (MCAP)
         List<String> events = changes.loadedLevels().isEmpty() && changes.unloadedLevels().isEmpty() ? List.of()
                 : events(iteration, changes);
-        if (linkRows == null) {
+        if (modelRows == null) {
             names(runner);
         }
         // MCAP: the JSON channels at their period of simulated time (the first iteration, then each period);
@@ -304,7 +305,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         if (rows && mcap != null && jsonPeriodNs > 0) {
             nextJsonNs = (now / jsonPeriodNs + 1) * jsonPeriodNs;
         }
-        List<Object> captured = rows ? capture(runner) : List.of();
+        Rows captured = rows ? capture(runner) : null;
         if (writer == null) {
             format(iteration, t, now, events, captured);
             return;
@@ -347,73 +348,137 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         }
         elasticRows = elastic.toArray(new String[0]);
         elasticIds = ids.stream().mapToLong(Long::longValue).toArray();
-        jointRows = new HashMap<>();
-        jointHandles = new HashMap<>();
-        Map<String, String[]> links = new HashMap<>();
+        Map<String, ModelRows> byModel = new HashMap<>();
+        WorldRunner r = runner instanceof WorldRunner w ? w : null;
         for (World.Model m : runner.world().models()) {
-            if (m.links().size() > 1) {
-                String[] names = new String[m.links().size()];
-                for (int i = 0; i < names.length; i++) {
-                    names[i] = m.name() + "::" + m.links().get(i).name();
-                }
-                links.put(m.name(), names);
-                String[] joints = new String[m.joints().size()];
-                int[] handles = new int[joints.length];
-                for (int i = 0; i < joints.length; i++) {
-                    joints[i] = m.name() + "::" + m.joints().get(i).name();
-                    handles[i] = runner instanceof WorldRunner r ? r.jointHandle(joints[i]) : -1;
-                }
-                jointRows.put(m.name(), joints);
-                jointHandles.put(m.name(), handles);
-            }
-        }
-        linkRows = links;
-    }
-
-    /** @return the rows of this iteration: name, Pose (a row) or name, Double (a joint), in order */
-    private List<Object> capture(WorldView runner) {
-        List<Object> captured = new ArrayList<>();
-        for (String model : runner.loadedModels()) {
-            Pose p = modelPose(runner, model);
-            if (p == null) {
+            int handle = r == null ? -1 : r.modelHandle(m.name());
+            if (m.links().size() <= 1) {
+                byModel.put(m.name(), new ModelRows(handle, null, null, null));
                 continue;
             }
-            captured.add(model);
-            captured.add(p);
-            // a model of several links (a robot): a row per link too, named as Gazebo scopes it
-            String[] links = linkRows.get(model);
-            if (links != null) {
-                // by name: WorldRunner.linkPose(int, int, double[]) differs from it in the last bits of some
-                // quaternions, and a distributed primary records the Pose path's values
-                WorldRunner r = runner instanceof WorldRunner w ? w : null;
-                for (int i = 0; i < links.length; i++) {
-                    Pose l = runner.linkPose(model, i);
-                    if (l != null) {
-                        captured.add(links[i]);
-                        captured.add(l);
-                    }
+            String[] links = new String[m.links().size()];
+            for (int i = 0; i < links.length; i++) {
+                links[i] = m.name() + "::" + m.links().get(i).name();
+            }
+            String[] joints = new String[m.joints().size()];
+            int[] handles = new int[joints.length];
+            for (int i = 0; i < joints.length; i++) {
+                joints[i] = m.name() + "::" + m.joints().get(i).name();
+                handles[i] = r == null ? -1 : r.jointHandle(joints[i]);
+            }
+            byModel.put(m.name(), new ModelRows(handle, links, joints, handles));
+        }
+        modelRows = byModel;
+    }
+
+    /**
+     * What a model's rows read: its handle in a {@link WorldRunner} (-1 for another view) and, for a
+     * model of several links (a robot), its links' and joints' scoped names (MODEL::LINK, MODEL::JOINT,
+     * as Gazebo scopes them) and its joints' handles; null for a model of one link.
+     */
+    private record ModelRows(int handle, String[] links, String[] joints, int[] jointHandles) {
+    }
+
+    /**
+     * One captured iteration's rows, handed from the stepping thread to the writer: a name and 7 values
+     * (x y z qw qx qy qz) per pose row, a name and 1 value per joint's row (at the row's first value).
+     */
+    private static final class Rows {
+        String[] names;
+        boolean[] joint;
+        double[] values;
+        int count;
+
+        Rows(int capacity) {
+            names = new String[capacity];
+            joint = new boolean[capacity];
+            values = new double[7 * capacity];
+        }
+
+        /** a pose row: its 7 values from q */
+        void pose(String name, double[] q) {
+            int k = next(name);
+            System.arraycopy(q, 0, values, 7 * k, 7);
+        }
+
+        /** a joint's row */
+        void joint(String name, double q) {
+            int k = next(name);
+            joint[k] = true;
+            values[7 * k] = q;
+        }
+
+        private int next(String name) {
+            if (count == names.length) {
+                names = java.util.Arrays.copyOf(names, 2 * count);
+                joint = java.util.Arrays.copyOf(joint, 2 * count);
+                values = java.util.Arrays.copyOf(values, 14 * count);
+            }
+            names[count] = name;
+            return count++;
+        }
+    }
+
+    /**
+     * @return the rows of this iteration, in order: each loaded model's pose, then for a robot its links'
+     *         poses and its joints' coordinates; then the cables' segments and deformable bodies' nodes.
+     *         A runner's are read by handle into arrays, bitwise its {@link WorldRunner#modelPose(String)}
+     *         and {@link WorldRunner#linkPose(String, int)} (the values a distributed primary records)
+     */
+    private Rows capture(WorldView runner) {
+        Rows rows = new Rows(rowsCapacity);
+        WorldRunner r = runner instanceof WorldRunner w ? w : null;
+        double[] q = scratchPose;
+        for (String model : runner.loadedModels()) {
+            ModelRows m = modelRows.get(model);
+            if (!(r != null ? r.modelPose(m.handle(), q) : values(runner.modelPose(model), q))) {
+                continue;
+            }
+            rows.pose(model, q);
+            String[] links = m.links();
+            if (links == null) {
+                continue;
+            }
+            for (int i = 0; i < links.length; i++) {
+                if (r != null ? r.linkPose(m.handle(), i, q) : values(runner.linkPose(model, i), q)) {
+                    rows.pose(links[i], q);
                 }
-                // and its joints' coordinates (revolute, continuous, prismatic; others have none)
-                String[] joints = jointRows.get(model);
-                int[] handles = jointHandles.get(model);
-                for (int i = 0; i < joints.length; i++) {
-                    double q = r == null ? runner.jointPosition(model, i) : r.jointPositionOrNaN(handles[i]);
-                    if (!Double.isNaN(q)) {
-                        captured.add(joints[i]);
-                        captured.add(q);
-                    }
+            }
+            // and its joints' coordinates (revolute, continuous, prismatic; others have none)
+            String[] joints = m.joints();
+            int[] handles = m.jointHandles();
+            for (int i = 0; i < joints.length; i++) {
+                double jq = r == null ? runner.jointPosition(model, i) : r.jointPositionOrNaN(handles[i]);
+                if (!Double.isNaN(jq)) {
+                    rows.joint(joints[i], jq);
                 }
             }
         }
-        // a row per cable segment and deformable node (always loaded), named as a link row
+        // a row per cable segment and deformable node (always loaded), named as a link row; its state's
+        // quaternion normalized as a Pose normalizes it
         for (int i = 0; i < elasticRows.length; i++) {
-            double[] q = scratchPose;
-            if (((WorldRunner) runner).bodyPose(elasticIds[i], q)) {
-                captured.add(elasticRows[i]);
-                captured.add(new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]));
+            if (r.bodyPose(elasticIds[i], q)) {
+                PoseMath.set(q, 0, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
+                rows.pose(elasticRows[i], q);
             }
         }
-        return captured;
+        rowsCapacity = Math.max(rowsCapacity, rows.count);
+        return rows;
+    }
+
+    /** p's values into q (x y z qw qx qy qz); false for null */
+    private static boolean values(Pose p, double[] q) {
+        if (p == null) {
+            return false;
+        }
+        q[0] = p.x();
+        q[1] = p.y();
+        q[2] = p.z();
+        q[3] = p.qw();
+        q[4] = p.qx();
+        q[5] = p.qy();
+        q[6] = p.qz();
+        return true;
     }
 
     /** The feed of MCAP's /tandem/scene, /tandem/state and /tandem/frames: the viewer's messages, to the writer. */
@@ -465,17 +530,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         frameBlockUsed = 0;
     }
 
-    /** A model's pose now: a runner's by handle (bitwise the same, without a lookup by its link's name). */
-    private Pose modelPose(WorldView runner, String model) {
-        if (!(runner instanceof WorldRunner r)) {
-            return runner.modelPose(model);
-        }
-        double[] q = scratchPose;
-        return r.modelPose(r.modelHandle(model), q) ? new Pose(q[0], q[1], q[2], q[3], q[4], q[5], q[6]) : null;
-    }
-
     /** Writes one iteration's events, rows, joints and (MCAP) /tf message: the record's own thread for a file from {@link #open}. */
-    private void format(long iteration, double t, long now, List<String> events, List<Object> captured) {
+    private void format(long iteration, double t, long now, List<String> events, Rows captured) {
         timeNs = now;
         tf.clear();
         // the text of each double once: formatting them is most of the writer's work
@@ -484,13 +540,11 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         for (String e : events) {
             event(iteration, e);
         }
-        for (int k = 0; k < captured.size(); k += 2) {
-            String name = (String) captured.get(k);
-            Object v = captured.get(k + 1);
-            if (v instanceof Pose p) {
-                row(iteration, name, p);
+        for (int k = 0; captured != null && k < captured.count; k++) {
+            if (captured.joint[k]) {
+                joint(iteration, captured.names[k], captured.values[7 * k]);
             } else {
-                joint(iteration, name, (Double) v);
+                row(iteration, captured.names[k], captured.values, 7 * k);
             }
         }
         if (mcap != null && tf.size() > 0) {
@@ -591,29 +645,37 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         emit(1, b.toString());
     }
 
-    /** A pose row, at this iteration's {@link #time}. */
-    private void row(long iteration, String name, Pose p) {
+    /** A pose row, at this iteration's {@link #time}: x y z qw qx qy qz at v[o..o+6]. */
+    private void row(long iteration, String name, double[] v, int o) {
+        double x = v[o];
+        double y = v[o + 1];
+        double z = v[o + 2];
+        double qw = v[o + 3];
+        double qx = v[o + 4];
+        double qy = v[o + 5];
+        double qz = v[o + 6];
         StringBuilder b = line;
         b.setLength(0);
         if (format == Format.CSV) {
-            csvRow(b, decimal, iteration, time, name, p);
+            csvRow(b, decimal, iteration, time, name, x, y, z, qx, qy, qz, qw);
             write(b.toString());
             return;
         }
         // into one reused builder (less code for the JIT than a concatenation of 16 parts)
         b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"model\":\"")
                 .append(json(name)).append('"');
-        value(b, ",\"x\":", p.x());
-        value(b, ",\"y\":", p.y());
-        value(b, ",\"z\":", p.z());
-        value(b, ",\"qx\":", p.qx());
-        value(b, ",\"qy\":", p.qy());
-        value(b, ",\"qz\":", p.qz());
-        value(b, ",\"qw\":", p.qw());
+        value(b, ",\"x\":", x);
+        value(b, ",\"y\":", y);
+        value(b, ",\"z\":", z);
+        value(b, ",\"qx\":", qx);
+        value(b, ",\"qy\":", qy);
+        value(b, ",\"qz\":", qz);
+        value(b, ",\"qw\":", qw);
         b.append("}\n");
         emit(0, b.toString());
         if (mcap != null) {
-            tf.add(timeNs, WORLD_FRAME, name.getBytes(StandardCharsets.UTF_8), p.x(), p.y(), p.z(), p.qx(), p.qy(), p.qz(), p.qw());
+            byte[] frame = utf8Names.computeIfAbsent(name, n -> n.getBytes(StandardCharsets.UTF_8));
+            tf.add(timeNs, WORLD_FRAME, frame, x, y, z, qx, qy, qz, qw);
         }
     }
 
@@ -629,18 +691,20 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     public static String csvRow(long iteration, double simTimeS, String model, Pose p) {
         ShortestDecimal d = new ShortestDecimal();
         StringBuilder time = d.append(new StringBuilder(24), simTimeS);
-        return csvRow(new StringBuilder(128), d, iteration, time, model, p).toString();
+        return csvRow(new StringBuilder(128), d, iteration, time, model, p.x(), p.y(), p.z(), p.qx(), p.qy(), p.qz(), p.qw())
+                .toString();
     }
 
-    private static StringBuilder csvRow(StringBuilder b, ShortestDecimal d, long iteration, CharSequence time, String model, Pose p) {
+    private static StringBuilder csvRow(StringBuilder b, ShortestDecimal d, long iteration, CharSequence time, String model,
+                                        double x, double y, double z, double qx, double qy, double qz, double qw) {
         b.append(iteration).append(',').append(time).append(',').append(model).append(',');
-        d.append(b, p.x()).append(',');
-        d.append(b, p.y()).append(',');
-        d.append(b, p.z()).append(',');
-        d.append(b, p.qx()).append(',');
-        d.append(b, p.qy()).append(',');
-        d.append(b, p.qz()).append(',');
-        return d.append(b, p.qw()).append(",\n");
+        d.append(b, x).append(',');
+        d.append(b, y).append(',');
+        d.append(b, z).append(',');
+        d.append(b, qx).append(',');
+        d.append(b, qy).append(',');
+        d.append(b, qz).append(',');
+        return d.append(b, qw).append(",\n");
     }
 
     /** An event's row, at this iteration's {@link #time}. */

@@ -127,6 +127,45 @@ class UrdfLoaderTest {
     }
 
     /**
+     * A runner's rows are read by handle into arrays; every one is bitwise what its Pose readers
+     * ({@code modelPose(String)}, {@code linkPose(String, int)}, {@code jointPosition}) give at that
+     * iteration, the values a distributed primary records: the panda arm swinging under gravity.
+     */
+    @Test
+    void record_pandaEveryIteration_rowsBitwiseTheRunnersPoseReaders() throws Exception {
+        java.io.StringWriter out = new java.io.StringWriter();
+        StringBuilder expected = new StringBuilder(io.tandem.world.PoseRecorder.CSV_HEADER);
+        World w = UrdfLoader.load(java.nio.file.Path.of("../examples/robots/panda/panda.urdf"), x -> { });
+        World.Model panda = w.models().get(0);
+        try (WorldRunner r = new WorldRunner(w, false)) {
+            r.addListener(new io.tandem.world.PoseRecorder(out, io.tandem.world.PoseRecorder.Format.CSV));
+            r.addListener((view, iteration, changes) -> {
+                double t = view.simTimeNs() / 1e9;
+                expected.append(io.tandem.world.PoseRecorder.csvRow(iteration, t, panda.name(), view.modelPose(panda.name())));
+                for (int l = 0; l < panda.links().size(); l++) {
+                    expected.append(io.tandem.world.PoseRecorder.csvRow(iteration, t,
+                            panda.name() + "::" + panda.links().get(l).name(), view.linkPose(panda.name(), l)));
+                }
+                for (int j = 0; j < panda.joints().size(); j++) {
+                    double q = view.jointPosition(panda.name(), j);
+                    if (!Double.isNaN(q)) {
+                        expected.append(iteration).append(',').append(t).append(',').append(panda.name()).append("::")
+                                .append(panda.joints().get(j).name()).append(',').append(q).append(",,,,,,,joint\n");
+                    }
+                }
+            });
+            for (int i = 0; i < 400; i++) {
+                r.step();
+            }
+        }
+        // the arm moved (so the rows are not the initial pose repeated), and every row is the readers'
+        assertThat(out.toString()).contains("400,0.4,panda::joint2,");
+        assertThat(out.toString().lines().skip(1).filter(l -> l.contains("::joint2,")).map(l -> l.split(",")[3]).distinct())
+                .hasSizeGreaterThan(100);
+        assertThat(out.toString()).isEqualTo(expected.toString());
+    }
+
+    /**
      * Joint friction from the file: the tilted pendulum (in joint coordinates) stays where it is
      * when its pivot's Coulomb friction exceeds the gravity torque, and swings without it; the same
      * in maximal coordinates (a motor of speed 0 bounded by the friction).
