@@ -169,6 +169,21 @@ public final class RemoteEngine implements Engine {
         return process == null ? -1 : process.pid();
     }
 
+    /**
+     * Whether the server is still there, for a monitor (a viewer's list of peers): any thread,
+     * allocates nothing while it is there.
+     *
+     * @return why the server is gone (it left or stopped answering, its process ended, the
+     *         registry was lost), or null while it is there
+     */
+    public String lostReason() {
+        String r = lostReason;
+        if (r == null && process != null && !process.isAlive()) {
+            return "lost its server '" + label() + "': the server's process ended";
+        }
+        return r;
+    }
+
     /** @return the server's wall time for the last advance and publish, ns (without the transport) */
     public long lastServerAdvanceNs() {
         return serverAdvanceNs;

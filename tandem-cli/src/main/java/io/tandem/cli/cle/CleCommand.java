@@ -248,6 +248,12 @@ public final class CleCommand implements Callable<Integer> {
                 });
             } catch (ClosedLoopException e) {
                 err.println("tandem cle: " + e.getMessage());
+                if (cv != null) {
+                    // the page says why the run stopped, naming a lost separate engine, and stays up as after a run
+                    err.flush();
+                    cv.ended("failed: " + e.getMessage());
+                    viewer.linger(view.lingerS(), stop::isRequested, stdout);
+                }
                 return 1;
             }
             List<Path> written;
@@ -357,7 +363,7 @@ public final class CleCommand implements Callable<Integer> {
                 java.util.Map::of, followed);
         // the HUD counts the world's iterations
         long worldIterations = total * r.loop().loopStepNs() / world.world().stepSizeNs();
-        holder[0] = new CleViewer(v, world, signals, worldIterations, view.paused());
+        holder[0] = new CleViewer(v, world, signals, worldIterations, view.paused(), r.loop().engines());
         world.addListener(v.feed());
         stdout.println("viewer: " + v.url());
         stdout.flush();

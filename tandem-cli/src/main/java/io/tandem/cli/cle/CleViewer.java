@@ -5,6 +5,9 @@ import io.tandem.cli.view.RunControl;
 import io.tandem.cli.view.SignalWindow;
 import io.tandem.cli.view.ViewerControl;
 import io.tandem.world.WorldRunner;
+import io.tandem.cle.Engine;
+import io.tandem.cle.remote.RemoteEngine;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,13 +33,26 @@ final class CleViewer implements ViewerControl {
     private final RunControl control;
     private long lastSignalsNs;
     private long shownPausedAt = -1;
+    /** the engines in other processes (--separate brain): the page's peers */
+    private final List<RemoteEngine> remotes;
+    /** per remote engine: its name, running or lost (as a distributed run's page shows its secondaries) */
+    private final List<String[]> peers = new ArrayList<>();
 
     /**
      * @param signals          the loop's spikes and plotted signals, sampled after each step
      * @param targetIterations the world's iterations at the end of the run (the HUD's target)
      */
-    CleViewer(LiveViewer viewer, WorldRunner world, CleSignals signals, long targetIterations, boolean paused) {
+    CleViewer(LiveViewer viewer, WorldRunner world, CleSignals signals, long targetIterations, boolean paused,
+              List<Engine> engines) {
         this.viewer = viewer;
+        List<RemoteEngine> r = new ArrayList<>();
+        for (Engine e : engines) {
+            if (e instanceof RemoteEngine re) {
+                r.add(re);
+                peers.add(new String[] {re.name(), "running", null});
+            }
+        }
+        this.remotes = List.copyOf(r);
         this.world = world;
         this.signals = signals;
         this.targetIterations = targetIterations;
@@ -55,14 +71,15 @@ final class CleViewer implements ViewerControl {
 
     /** The page's status before the first step; holds there when started paused. */
     void started(java.util.function.BooleanSupplier stop) {
-        viewer.status(control.paused(), targetIterations, null, List.of());
+        viewer.status(control.paused(), targetIterations, null, peers);
         hold(0, world.simTimeNs(), stop);
     }
 
     /** The page's status after the run. */
     void ended(String why) {
         viewer.feed().flush(world);
-        viewer.status(true, targetIterations, why, List.of());
+        peersChanged();
+        viewer.status(true, targetIterations, why, peers);
     }
 
     /**
@@ -77,8 +94,24 @@ final class CleViewer implements ViewerControl {
         if (now - lastSignalsNs >= SIGNALS_PERIOD_NS) {
             lastSignalsNs = now;
             viewer.hub().signals(signals.window().json(timeNs / 1e9));
+            if (peersChanged()) {
+                viewer.status(control.paused(), targetIterations, null, peers);
+            }
         }
         hold(step + 1, timeNs, stop);
+    }
+
+    /** @return whether a separate engine's state changed (running to lost) since the last look */
+    private boolean peersChanged() {
+        boolean changed = false;
+        for (int i = 0; i < remotes.size(); i++) {
+            String state = remotes.get(i).lostReason() == null ? "running" : "lost";
+            if (!state.equals(peers.get(i)[1])) {
+                peers.get(i)[1] = state;
+                changed = true;
+            }
+        }
+        return changed;
     }
 
     /** While paused and no step is due: the page shows this very step, the loop waits. */
@@ -88,7 +121,7 @@ final class CleViewer implements ViewerControl {
             if (control.mayStep()) {
                 if (wasPaused && !control.paused()) {
                     shownPausedAt = -1;
-                    viewer.status(false, targetIterations, null, List.of());
+                    viewer.status(false, targetIterations, null, peers);
                 }
                 return;
             }
@@ -96,7 +129,11 @@ final class CleViewer implements ViewerControl {
                 shownPausedAt = done;
                 viewer.feed().flush(world);
                 viewer.hub().signals(signals.window().json(timeNs / 1e9));
-                viewer.status(true, targetIterations, null, List.of());
+                viewer.status(true, targetIterations, null, peers);
+            }
+            if (peersChanged()) {
+                // a separate engine lost while paused: named at once, before a step would fail on it
+                viewer.status(true, targetIterations, null, peers);
             }
             wasPaused = true;
             LockSupport.parkNanos(2_000_000L);

@@ -345,6 +345,32 @@ class ViewerPageTest {
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
+    /**
+     * A closed loop's brain in a process of its own (--separate brain) is a peer on the page, as a
+     * distributed run's secondaries are: listed while it runs, named lost when its process is killed
+     * (at once while paused), and the run's end says which engine failed.
+     */
+    @Test
+    void closedLoop_separateBrainKilled_namedOnThePage() throws Exception {
+        Path out = tmp.resolve("out");
+        Run cle = new Run("cle", "../examples/experiments/husky-braitenberg.json", "--separate", "brain", "--out",
+                out.toString(), "--view", "0", "--paused", "--view-linger-s", "10");
+        browser.navigate(cle.url(), WAIT);
+        await("tandem.connected && tandem.paused && tandem.peers.length === 1 && tandem.peers[0].name === 'brain'"
+                + " && tandem.peers[0].state === 'running'");
+        browser.evaluate("tandem.send('step', 5)");
+        await("tandem.signalsTimeS === 0.1 && tandem.paused && tandem.peers[0].state === 'running'");
+        ProcessHandle brain = ProcessHandle.current().descendants()
+                .filter(c -> c.info().commandLine().orElse("").contains("engine-server")).findFirst().orElseThrow();
+        brain.destroyForcibly();
+        await("tandem.peers[0].state === 'lost' && tandem.ended === null");
+        browser.evaluate("tandem.send('play')");
+        await("tandem.ended !== null && tandem.ended.includes('brain')");
+        assertThat(browser.evaluate("document.getElementById('ended').textContent")).contains("brain");
+        assertThat(cle.exit.get(120, TimeUnit.SECONDS)).as("cle; err:%n%s", cle.err).isEqualTo(1);
+        assertThat(cle.err.toString()).contains("tandem cle: ").contains("'brain'");
+    }
+
     @Test
     void closedLoopReplay_rasterAndPlotsOfTheRecordedWindow() throws Exception {
         Path out = tmp.resolve("out");
