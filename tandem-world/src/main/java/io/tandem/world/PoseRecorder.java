@@ -5,9 +5,9 @@ import io.tandem.world.record.FoxgloveFrameTransforms;
 import io.tandem.world.record.McapWriter;
 import io.tandem.world.record.ShortestDecimal;
 import java.io.BufferedOutputStream;
-import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +68,10 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** the CSV header line (with its newline) */
     public static final String CSV_HEADER = "iteration,sim_time_s,model,x,y,z,qx,qy,qz,qw,event\n";
 
+    /** a caller's writer (CSV, JSON lines), or null */
     private final Writer out;
+    /** the CSV or JSON lines file this recorder opened, or null */
+    private final OutputStream file;
     private final Format format;
     /** the MCAP file, or null */
     private final McapWriter mcap;
@@ -101,12 +104,12 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final Map<Integer, Long> extraSequence = new HashMap<>();
     /** this iteration's /tf message (MCAP) */
     private final FoxgloveFrameTransforms tf = new FoxgloveFrameTransforms();
-    /** the formatting thread's: a pose row */
-    private final StringBuilder line = new StringBuilder(256);
+    /** the formatting thread's: a row's bytes */
+    private final Line line = new Line(256);
     /** the doubles' text (the formatting thread's: the record's own for a file from {@link #open}, else the stepping thread) */
     private final ShortestDecimal decimal = new ShortestDecimal();
     /** this iteration's sim_time_s text */
-    private final StringBuilder time = new StringBuilder(24);
+    private final Line time = new Line(32);
     private long timeNs;
     /** per model: what its rows read (filled at the first step) */
     private Map<String, ModelRows> modelRows;
@@ -118,20 +121,23 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private int rowsCapacity = 16;
     /** the writer's: the UTF-8 bytes of each row's name, for /tf */
     private final Map<String, byte[]> utf8Names = new HashMap<>();
+    /** the writer's: the UTF-8 bytes of each row's name escaped for a JSON string */
+    private final Map<String, byte[]> jsonNames = new HashMap<>();
 
     /**
      * @param out    where to write (buffer it)
      * @param format CSV or JSON lines
      */
     public PoseRecorder(Writer out, Format format) {
-        this(out, format, null, false);
+        this(out, null, format, null, false);
         if (format == Format.MCAP) {
             throw new IllegalArgumentException("an MCAP record is binary: open it with PoseRecorder.open(file, MCAP)");
         }
     }
 
-    private PoseRecorder(Writer out, Format format, McapWriter mcap, boolean ownsWriter) {
+    private PoseRecorder(Writer out, OutputStream file, Format format, McapWriter mcap, boolean ownsWriter) {
         this.out = out;
+        this.file = file;
         this.format = format;
         this.mcap = mcap;
         this.ownsWriter = ownsWriter;
@@ -151,13 +157,13 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
      */
     public static PoseRecorder open(Path file, Format format) throws IOException {
         if (format != Format.MCAP) {
-            PoseRecorder r = new PoseRecorder(new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16),
-                    format, null, true);
+            PoseRecorder r = new PoseRecorder(null, new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), format, null,
+                    true);
             return r.startWriter(file);
         }
         McapWriter w = new McapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), "", "tandem",
                 McapWriter.DEFAULT_CHUNK_BYTES);
-        PoseRecorder r = new PoseRecorder(null, format, w, true);
+        PoseRecorder r = new PoseRecorder(null, null, format, w, true);
         int tfSchema = w.schema(FoxgloveFrameTransforms.SCHEMA_NAME, FoxgloveFrameTransforms.ENCODING, FoxgloveFrameTransforms.schema());
         r.mcapChannel[0] = w.channel(POSES_TOPIC, 0, "json", Map.of());
         r.mcapChannel[1] = w.channel(JOINTS_TOPIC, 0, "json", Map.of());
@@ -272,16 +278,18 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             writer = null;
             Throwable f = writeFailure;
             if (f != null) {
-                if (mcap != null) {
-                    mcap.close();
-                } else {
-                    out.close();
-                }
+                closeFile();
                 throw f instanceof UncheckedIOException u ? u.getCause() : new IOException(f.getMessage(), f);
             }
         }
+        closeFile();
+    }
+
+    private void closeFile() throws IOException {
         if (mcap != null) {
             mcap.close();
+        } else if (file != null) {
+            file.close();
         } else {
             out.close();
         }
@@ -535,8 +543,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         timeNs = now;
         tf.clear();
         // the text of each double once: formatting them is most of the writer's work
-        time.setLength(0);
-        decimal.append(time, t);
+        time.clear().num(decimal, t);
         for (String e : events) {
             event(iteration, e);
         }
@@ -555,6 +562,15 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** A line to the file, or its JSON object to MCAP channel k (without the newline), at this iteration's time. */
     private void emit(int k, String line) {
         emit(k, line, timeNs);
+    }
+
+    /** A row to the file, or its JSON object to MCAP channel k (without the newline), at this iteration's time. */
+    private void emit(int k, Line l) {
+        if (mcap == null) {
+            write(l);
+        } else {
+            message(k, l.b, l.n - 1, timeNs);
+        }
     }
 
     private void emit(int k, String line, long atNs) {
@@ -632,17 +648,14 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
 
     /** A joint's row. */
     private void joint(long iteration, String name, double q) {
-        StringBuilder b = line;
-        b.setLength(0);
+        Line b = line.clear();
         if (format == Format.CSV) {
-            b.append(iteration).append(',').append(time).append(',').append(name).append(',');
-            decimal.append(b, q).append(",,,,,,,joint\n");
+            b.num(iteration).ch(',').bytes(time).ch(',').bytes(utf8(name)).ch(',').num(decimal, q).ascii(",,,,,,,joint\n");
         } else {
-            b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"joint\":\"")
-                    .append(json(name)).append("\",\"position\":");
-            decimal.append(b, q).append("}\n");
+            b.ascii("{\"iteration\":").num(iteration).ascii(",\"sim_time_s\":").bytes(time).ascii(",\"joint\":\"")
+                    .bytes(jsonName(name)).ascii("\",\"position\":").num(decimal, q).ascii("}\n");
         }
-        emit(1, b.toString());
+        emit(1, b);
     }
 
     /** A pose row, at this iteration's {@link #time}: x y z qw qx qy qz at v[o..o+6]. */
@@ -654,34 +667,35 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         double qx = v[o + 4];
         double qy = v[o + 5];
         double qz = v[o + 6];
-        StringBuilder b = line;
-        b.setLength(0);
+        Line b = line.clear();
         if (format == Format.CSV) {
-            csvRow(b, decimal, iteration, time, name, x, y, z, qx, qy, qz, qw);
-            write(b.toString());
+            write(csvRow(b, decimal, iteration, time, utf8(name), x, y, z, qx, qy, qz, qw));
             return;
         }
-        // into one reused builder (less code for the JIT than a concatenation of 16 parts)
-        b.append("{\"iteration\":").append(iteration).append(",\"sim_time_s\":").append(time).append(",\"model\":\"")
-                .append(json(name)).append('"');
-        value(b, ",\"x\":", x);
-        value(b, ",\"y\":", y);
-        value(b, ",\"z\":", z);
-        value(b, ",\"qx\":", qx);
-        value(b, ",\"qy\":", qy);
-        value(b, ",\"qz\":", qz);
-        value(b, ",\"qw\":", qw);
-        b.append("}\n");
-        emit(0, b.toString());
+        b.ascii("{\"iteration\":").num(iteration).ascii(",\"sim_time_s\":").bytes(time).ascii(",\"model\":\"")
+                .bytes(jsonName(name)).ch('"');
+        b.ascii(",\"x\":").num(decimal, x);
+        b.ascii(",\"y\":").num(decimal, y);
+        b.ascii(",\"z\":").num(decimal, z);
+        b.ascii(",\"qx\":").num(decimal, qx);
+        b.ascii(",\"qy\":").num(decimal, qy);
+        b.ascii(",\"qz\":").num(decimal, qz);
+        b.ascii(",\"qw\":").num(decimal, qw);
+        b.ascii("}\n");
+        emit(0, b);
         if (mcap != null) {
-            byte[] frame = utf8Names.computeIfAbsent(name, n -> n.getBytes(StandardCharsets.UTF_8));
-            tf.add(timeNs, WORLD_FRAME, frame, x, y, z, qx, qy, qz, qw);
+            tf.add(timeNs, WORLD_FRAME, utf8(name), x, y, z, qx, qy, qz, qw);
         }
     }
 
-    private void value(StringBuilder b, String key, double v) {
-        b.append(key);
-        decimal.append(b, v);
+    /** @return a row's name as UTF-8 (the formatting thread's cache) */
+    private byte[] utf8(String name) {
+        return utf8Names.computeIfAbsent(name, n -> n.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** @return a row's name escaped for a JSON string, as UTF-8 (the formatting thread's cache) */
+    private byte[] jsonName(String name) {
+        return jsonNames.computeIfAbsent(name, n -> json(n).getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -690,29 +704,29 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
      */
     public static String csvRow(long iteration, double simTimeS, String model, Pose p) {
         ShortestDecimal d = new ShortestDecimal();
-        StringBuilder time = d.append(new StringBuilder(24), simTimeS);
-        return csvRow(new StringBuilder(128), d, iteration, time, model, p.x(), p.y(), p.z(), p.qx(), p.qy(), p.qz(), p.qw())
-                .toString();
+        Line time = new Line(ShortestDecimal.MAX_LENGTH).num(d, simTimeS);
+        return csvRow(new Line(128), d, iteration, time, model.getBytes(StandardCharsets.UTF_8), p.x(), p.y(), p.z(), p.qx(),
+                p.qy(), p.qz(), p.qw()).string();
     }
 
-    private static StringBuilder csvRow(StringBuilder b, ShortestDecimal d, long iteration, CharSequence time, String model,
-                                        double x, double y, double z, double qx, double qy, double qz, double qw) {
-        b.append(iteration).append(',').append(time).append(',').append(model).append(',');
-        d.append(b, x).append(',');
-        d.append(b, y).append(',');
-        d.append(b, z).append(',');
-        d.append(b, qx).append(',');
-        d.append(b, qy).append(',');
-        d.append(b, qz).append(',');
-        return d.append(b, qw).append(",\n");
+    private static Line csvRow(Line b, ShortestDecimal d, long iteration, Line time, byte[] model,
+                               double x, double y, double z, double qx, double qy, double qz, double qw) {
+        b.num(iteration).ch(',').bytes(time).ch(',').bytes(model).ch(',');
+        b.num(d, x).ch(',');
+        b.num(d, y).ch(',');
+        b.num(d, z).ch(',');
+        b.num(d, qx).ch(',');
+        b.num(d, qy).ch(',');
+        b.num(d, qz).ch(',');
+        return b.num(d, qw).ascii(",\n");
     }
 
     /** An event's row, at this iteration's {@link #time}. */
     private void event(long iteration, String text) {
         if (format == Format.CSV) {
-            write(iteration + "," + time + ",,,,,,,,," + text + "\n");
+            write(iteration + "," + time.string() + ",,,,,,,,," + text + "\n");
         } else {
-            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + time + ",\"event\":\"" + json(text) + "\"}\n");
+            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + time.string() + ",\"event\":\"" + json(text) + "\"}\n");
         }
     }
 
@@ -722,9 +736,112 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
 
     private void write(String s) {
         try {
-            out.write(s);
+            if (file != null) {
+                file.write(s.getBytes(StandardCharsets.UTF_8));
+            } else {
+                out.write(s);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
+        }
+    }
+
+    private void write(Line l) {
+        try {
+            if (file != null) {
+                file.write(l.b, 0, l.n);
+            } else {
+                out.write(l.string());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the pose record: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A line of text as UTF-8 bytes (rows are ASCII but for their names), grown as needed: what a row
+     * is formatted into, so that its text is never a String, a char[] or re-encoded on the way to the file.
+     */
+    private static final class Line {
+        byte[] b;
+        int n;
+
+        Line(int capacity) {
+            b = new byte[capacity];
+        }
+
+        Line clear() {
+            n = 0;
+            return this;
+        }
+
+        private void room(int k) {
+            if (b.length - n < k) {
+                b = java.util.Arrays.copyOf(b, Math.max(2 * b.length, n + k));
+            }
+        }
+
+        /** s, of ASCII characters only */
+        Line ascii(String s) {
+            int k = s.length();
+            room(k);
+            for (int i = 0; i < k; i++) {
+                b[n++] = (byte) s.charAt(i);
+            }
+            return this;
+        }
+
+        Line ch(char c) {
+            room(1);
+            b[n++] = (byte) c;
+            return this;
+        }
+
+        Line bytes(byte[] x) {
+            room(x.length);
+            System.arraycopy(x, 0, b, n, x.length);
+            n += x.length;
+            return this;
+        }
+
+        Line bytes(Line x) {
+            room(x.n);
+            System.arraycopy(x.b, 0, b, n, x.n);
+            n += x.n;
+            return this;
+        }
+
+        /** v in decimal, as Long.toString writes it */
+        Line num(long v) {
+            if (v < 0) {
+                if (v == Long.MIN_VALUE) {
+                    return ascii(Long.toString(v));
+                }
+                ch('-');
+                v = -v;
+            }
+            int digits = 1;
+            for (long p = 10; digits < 19 && v >= p; p *= 10) {
+                digits++;
+            }
+            room(digits);
+            for (int i = n + digits - 1; i >= n; i--) {
+                b[i] = (byte) ('0' + v % 10);
+                v /= 10;
+            }
+            n += digits;
+            return this;
+        }
+
+        /** v's shortest text ({@link ShortestDecimal}) */
+        Line num(ShortestDecimal d, double v) {
+            room(ShortestDecimal.MAX_LENGTH);
+            n = d.write(b, n, v);
+            return this;
+        }
+
+        String string() {
+            return new String(b, 0, n, StandardCharsets.UTF_8);
         }
     }
 }

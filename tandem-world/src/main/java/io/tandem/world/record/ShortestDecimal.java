@@ -60,7 +60,9 @@ public final class ShortestDecimal {
 
     /** the 17 digits of the decimal */
     private final char[] digits = new char[17];
-    /** the text being laid out: at most 24 characters (-1.2345678901234567E-308) */
+    /** the most characters of a double's text: -1.2345678901234567E-308 */
+    public static final int MAX_LENGTH = 24;
+    /** the text being laid out */
     private final char[] text = new char[32];
 
     /** @return v's text (allocates the string) */
@@ -78,14 +80,38 @@ public final class ShortestDecimal {
      * @return b
      */
     public StringBuilder append(StringBuilder b, double v) {
+        return b.append(text, 0, text(v));
+    }
+
+    /**
+     * Writes v's text into a byte array (ASCII), as {@link #append} appends it.
+     *
+     * @param out where to write: at least {@link #MAX_LENGTH} bytes from at
+     * @param at  the first byte to write
+     * @param v   any double
+     * @return the index after the text
+     */
+    public int write(byte[] out, int at, double v) {
+        int n = text(v);
+        char[] c = text;
+        for (int i = 0; i < n; i++) {
+            out[at + i] = (byte) c[i];
+        }
+        return at + n;
+    }
+
+    /** @return the length of v's text, laid out in {@link #text} */
+    private int text(double v) {
         long bits = Double.doubleToRawLongBits(v);
         long t = bits & (C_MIN - 1);
         int bq = (int) (bits >>> 52) & 0x7ff;
         if (bq == 0x7ff) {
-            return b.append(t != 0 ? "NaN" : bits > 0 ? "Infinity" : "-Infinity");
+            return chars(t != 0 ? "NaN" : bits > 0 ? "Infinity" : "-Infinity");
         }
+        int sign = 0;
         if (bits < 0) {
-            b.append('-');
+            text[0] = '-';
+            sign = 1;
         }
         if (bq != 0) {
             int mq = 1075 - bq; // v = c 2^-mq
@@ -93,19 +119,29 @@ public final class ShortestDecimal {
             if (0 < mq && mq < 53) {
                 long f = c >> mq;
                 if (f << mq == c) {
-                    return layout(b, f, 0); // an integer
+                    return layout(sign, f, 0); // an integer
                 }
             }
-            return decimal(b, -mq, c, 0);
+            return decimal(sign, -mq, c, 0);
         }
         if (t == 0) {
-            return b.append("0.0");
+            return sign + chars(sign, "0.0");
         }
-        return t < C_TINY ? decimal(b, Q_MIN, 10 * t, -1) : decimal(b, Q_MIN, t, 0);
+        return t < C_TINY ? decimal(sign, Q_MIN, 10 * t, -1) : decimal(sign, Q_MIN, t, 0);
     }
 
-    /** The decimal of c 2^q 10^dk (section 9 of the paper), appended. */
-    private StringBuilder decimal(StringBuilder b, int q, long c, int dk) {
+    private int chars(String s) {
+        return chars(0, s);
+    }
+
+    /** @return the length of s, copied into text from at */
+    private int chars(int at, String s) {
+        s.getChars(0, s.length(), text, at);
+        return s.length();
+    }
+
+    /** The decimal of c 2^q 10^dk (section 9 of the paper), laid out in text from at; @return the text's length. */
+    private int decimal(int at, int q, long c, int dk) {
         long out = c & 1;
         long cb = c << 2;
         long cbr = cb + 2;
@@ -132,17 +168,17 @@ public final class ShortestDecimal {
             boolean upIn = vbl + out <= sp10 << 2;
             boolean wpIn = (tp10 << 2) + out <= vbr;
             if (upIn != wpIn) {
-                return layout(b, upIn ? sp10 : tp10, k + dk);
+                return layout(at, upIn ? sp10 : tp10, k + dk);
             }
         }
         long t = s + 1;
         boolean uIn = vbl + out <= s << 2;
         boolean wIn = (t << 2) + out <= vbr;
         if (uIn != wIn) {
-            return layout(b, uIn ? s : t, k + dk);
+            return layout(at, uIn ? s : t, k + dk);
         }
         long cmp = vb - (s + t << 1);
-        return layout(b, cmp < 0 || cmp == 0 && (s & 1) == 0 ? s : t, k + dk);
+        return layout(at, cmp < 0 || cmp == 0 && (s & 1) == 0 ? s : t, k + dk);
     }
 
     /** floor(g cp / 2^127), its lowest bit set when the rest is not zero (section 9.1), g = g1 2^63 + g0. */
@@ -155,8 +191,8 @@ public final class ShortestDecimal {
         return vbp | (z & MASK_63) + MASK_63 >>> 63;
     }
 
-    /** Appends f 10^e (0 < f < 10^17) in Double.toString's layout. */
-    private StringBuilder layout(StringBuilder b, long f, int e) {
+    /** Lays out f 10^e (0 < f < 10^17) in Double.toString's layout in text from at; @return the text's length. */
+    private int layout(int at, long f, int e) {
         // f as 17 digits 0.ddd...d 10^exp1 (section 10 of the paper), the trailing zeros then dropped
         int len = flog10pow2(Long.SIZE - Long.numberOfLeadingZeros(f));
         if (f >= POW10[len]) {
@@ -177,21 +213,21 @@ public final class ShortestDecimal {
         }
         int exp = e + len - 1; // the leading digit's power of ten
         char[] c = text;
-        int n = 0;
+        int n = at;
         if (exp >= 0 && exp < 7) {
             int whole = exp + 1;
             if (nd <= whole) { // an integer: digits, zeros, ".0"
-                for (; n < nd; n++) {
-                    c[n] = d[n];
+                for (int i = 0; i < nd; i++) {
+                    c[n++] = d[i];
                 }
-                for (; n < whole; n++) {
-                    c[n] = '0';
+                for (int i = nd; i < whole; i++) {
+                    c[n++] = '0';
                 }
                 c[n++] = '.';
                 c[n++] = '0';
             } else { // the digits with the point after the whole part's
-                for (; n < whole; n++) {
-                    c[n] = d[n];
+                for (int i = 0; i < whole; i++) {
+                    c[n++] = d[i];
                 }
                 c[n++] = '.';
                 for (int i = whole; i < nd; i++) {
@@ -231,7 +267,7 @@ public final class ShortestDecimal {
             }
             c[n++] = (char) ('0' + x % 10);
         }
-        return b.append(c, 0, n);
+        return n;
     }
 
     /** Writes x (0 <= x < 10^8) as eight digits into d from off. */

@@ -186,6 +186,27 @@ class ShortestDecimalTest {
         assertThat(differ).as("texts unlike JDK 17's Double.toString").isLessThan(10_000);
     }
 
+    /** The byte writer gives append's text, after what the array already holds, for every kind of double. */
+    @Test
+    void write_randomAndSpecialDoubles_appendsTextAsBytesAfterThePrefix() {
+        SplittableRandom r = new SplittableRandom(11);
+        ShortestDecimal sd = new ShortestDecimal();
+        StringBuilder b = new StringBuilder();
+        byte[] out = new byte[3 + ShortestDecimal.MAX_LENGTH];
+        double[] special = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, -4.9e-324,
+            -Double.MAX_VALUE, -1e7, -123.0, -0.001};
+        for (int i = 0; i < 200_000; i++) {
+            double v = i < special.length ? special[i] : i % 3 == 0 ? Double.longBitsToDouble(r.nextLong())
+                    : i % 3 == 1 ? -r.nextDouble(0, 1e-2) : r.nextDouble(-1e8, 1e8);
+            b.setLength(0);
+            String text = sd.append(b, v).toString();
+            java.util.Arrays.fill(out, (byte) 'x');
+            int end = sd.write(out, 3, v);
+            assertThat(new String(out, 0, end, java.nio.charset.StandardCharsets.US_ASCII)).as("%s", v).isEqualTo("xxx" + text);
+            assertThat(text.length()).isLessThanOrEqualTo(ShortestDecimal.MAX_LENGTH);
+        }
+    }
+
     @Test
     void floorLogarithms_overTheirRange_areExact() {
         for (int e = -1200; e <= 1200; e++) {
