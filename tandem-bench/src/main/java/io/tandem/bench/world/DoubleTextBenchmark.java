@@ -19,14 +19,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * Implementation notes.
  *
  * One operation writes one recorded pose row's seven doubles (position in [-10, 10] m, quaternion
- * components in [-1, 1], as a recording of the light world holds) into a reused StringBuilder,
+ * components in [-1, 1], as a recording of the light world holds) into a reused StringBuilder (or
+ * byte array, as the recorder writes them),
  * cycling through 4096 seeded poses so that branch predictors do not learn the digits.
  */
 
 /**
  * JMH benchmark of the recorder's number formatting: seven doubles of a pose as text with JDK's
- * {@link Double#toString} (StringBuilder.append(double)) and with {@link ShortestDecimal}, which the
- * recorder uses. Run with {@code ./tandem bench jmh DoubleTextBenchmark -prof gc}.
+ * {@link Double#toString} (StringBuilder.append(double)) and with {@link ShortestDecimal}, appended
+ * to a StringBuilder and written into a byte array (the recorder's path). Run with {@code ./tandem bench jmh DoubleTextBenchmark -prof gc}.
  *
  * <p>JMH drives it from one benchmark thread; not for other use.
  */
@@ -42,6 +43,7 @@ public class DoubleTextBenchmark {
 
     private final double[] values = new double[7 * POSES];
     private final StringBuilder text = new StringBuilder(256);
+    private final byte[] bytes = new byte[7 * (ShortestDecimal.MAX_LENGTH + 1)];
     private final ShortestDecimal decimal = new ShortestDecimal();
     private int next;
 
@@ -75,6 +77,19 @@ public class DoubleTextBenchmark {
             decimal.append(b, values[o + i]).append(',');
         }
         return b.length();
+    }
+
+    /** @return the row's length (consumed by JMH): the recorder's own path, straight into bytes */
+    @Benchmark
+    public int shortestDecimalBytes() {
+        byte[] b = bytes;
+        int n = 0;
+        int o = row();
+        for (int i = 0; i < 7; i++) {
+            n = decimal.write(b, n, values[o + i]);
+            b[n++] = ',';
+        }
+        return n;
     }
 
     private int row() {
