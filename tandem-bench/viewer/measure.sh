@@ -8,7 +8,8 @@
 #              time on the same cores) and replayed by tandem view (the page alone)
 #   3. record: relay.sdf for 300,000 iterations of 2 ms (10 minutes of simulated time), without and
 #              with --record FILE.mcap: the second half's real-time factor (steady state) and the
-#              whole process's wall time (with the JIT's warm-up, which the recorder's code lengthens)
+#              whole process's wall time (with the JIT's warm-up, which the recorder's code lengthens), and the CPU
+#              time of the stepping thread, of the JIT's C2 compiler threads and of the record's writer thread
 # Needs the built jar (./tandem builds it) and chromium on PATH. Usage:
 #   [TANDEM_VIEW_HZ=60] [TANDEM_VIEW_SIZE=1280,720] [TANDEM_VIEW_QUERY=&fps=60] [TANDEM_VIEW_AS_ROOT=1] \
 #   tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
@@ -156,15 +157,42 @@ print("%d s, frames/s median %.1f, min %.1f; bodies drawn %d" % (len(rows), fps[
     done
 fi
 
+# runs a command, sampling its threads' CPU time (/proc) every 0.1 s; writes "stepping S, C2 S, writer S, all S" to FILE
+cat >"$work/threads.py" <<'PY'
+import os, re, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+p = subprocess.Popen(cmd, stdout=sys.stdout, stderr=subprocess.DEVNULL)
+tick, cpu = os.sysconf("SC_CLK_TCK"), {}
+while p.poll() is None:
+    try:
+        for t in os.listdir("/proc/%d/task" % p.pid):
+            try:
+                st = open("/proc/%d/task/%s/stat" % (p.pid, t)).read()
+                f = st[st.rindex(")") + 2:].split()
+                cpu[t] = (st[st.index("(") + 1:st.rindex(")")], (int(f[11]) + int(f[12])) / tick)
+            except (OSError, ValueError):
+                pass
+    except OSError:
+        pass
+    time.sleep(0.1)
+def of(prefix):
+    return sum(s for n, s in cpu.values() if n.startswith(prefix))
+# the stepping thread is the launcher's main thread ("java"); the record's writer "tandem-record-..."
+open(out, "w").write("stepping %.1f, C2 %.1f, writer %.1f, all %.1f s" % (of("java"), of("C2 Compiler"), of("tandem-record"),
+                                                                     sum(s for _, s in cpu.values())))
+PY
+
 if [[ $what == record || $what == all ]]; then
-    echo "# record: relay.sdf 300000 iterations (10 min simulated), second-half real-time factor and wall s"
+    echo "# record: relay.sdf 300000 iterations (10 min simulated), second-half real-time factor, wall s and threads' CPU s"
     for r in $(seq "$rounds"); do
-        /usr/bin/time -f %e -o "$work/t1" java -jar "$jar" sim "$relay" --iterations 300000 >"$work/plain" 2>/dev/null
-        /usr/bin/time -f %e -o "$work/t2" java -jar "$jar" sim "$relay" --iterations 300000 --record "$work/run.mcap" \
-            >"$work/rec" 2>/dev/null
+        /usr/bin/time -f %e -o "$work/t1" python3 "$work/threads.py" "$work/c1" java -jar "$jar" sim "$relay" --iterations 300000 \
+            >"$work/plain"
+        /usr/bin/time -f %e -o "$work/t2" python3 "$work/threads.py" "$work/c2" java -jar "$jar" sim "$relay" --iterations 300000 \
+            --record "$work/run.mcap" >"$work/rec"
         echo "round $r: without $(rtf "$work/plain") ($(cat "$work/t1") s), with --record $(rtf "$work/rec") ($(cat "$work/t2") s," \
             "$(du -m "$work/run.mcap" | cut -f1) MB); second-half RTF with / without $(ratio "$(rtf "$work/rec")" "$(rtf "$work/plain")")," \
             "process wall time with / without $(ratio "$(cat "$work/t2")" "$(cat "$work/t1")")"
+        echo "    CPU without: $(cat "$work/c1"); with: $(cat "$work/c2")"
         rm -f "$work/run.mcap"
     done
 fi
