@@ -108,4 +108,24 @@ class RemoteEngineProcessTest {
         }
         awaitExit(pid);
     }
+
+    /** A monitor (a viewer's peers) learns of a killed server without a step to fail on: the loop is idle. */
+    @Test
+    void lostReason_serverKilledWhileIdle_namesTheLostServer() throws Exception {
+        RemoteEngine brain = RemoteEngine.builder(HuskyBraitenberg.BRAIN).launch(HuskyEngineServer.LAUNCHER, HuskyEngineServer.brain(1, 0, 1)).connect();
+        long pid = brain.serverPid();
+        children.add(pid);
+        try {
+            assertThat(brain.lostReason()).isNull();
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            awaitExit(pid);
+            long deadline = System.nanoTime() + 10 * SECOND;
+            while (brain.lostReason() == null && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+            }
+            assertThat(brain.lostReason()).contains("lost its server 'cle-engine-brain'");
+        } finally {
+            brain.close();
+        }
+    }
 }
