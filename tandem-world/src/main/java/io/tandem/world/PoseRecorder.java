@@ -29,8 +29,9 @@ import java.util.Map;
  * Numbers are written in full precision, as the shortest decimal that parses back to the double
  * ({@link ShortestDecimal}: {@link Double#toString}'s text from JDK 19 on, the same text on every JDK),
  * so two runs compare exactly.
- * Or MCAP ({@link #open}): the JSON lines' objects as messages on {@code /tandem/poses} (models
- * and links), {@code /tandem/joints} and {@code /tandem/events}, logged at the simulated time, and
+ * Or MCAP ({@link #open}): the JSON lines' joint and event objects as messages on
+ * {@code /tandem/joints} and {@code /tandem/events}, logged at the simulated time (the pose rows on
+ * {@code /tandem/poses} too with {@link #posesJson}), and
  * each iteration's model and link frames on {@code /tf} in Foxglove's well-known
  * {@code foxglove.FrameTransforms} schema, protobuf-encoded ({@link FoxgloveFrameTransforms}), so that
  * Foxglove Studio, Lichtblick and Rerun show the run's frames; and the viewer's own channels, so {@code tandem view FILE.mcap} replays it:
@@ -97,6 +98,10 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** MCAP: the simulated time between two iterations written on the JSON channels (0: every iteration) */
     private long jsonPeriodNs;
     private long nextJsonNs;
+    /** MCAP: whether the pose rows go on /tandem/poses too (/tf holds the same doubles) */
+    private boolean posesJson;
+    /** whether {@link #time} holds this iteration's sim_time_s text yet (made when a text row needs it) */
+    private boolean timeWritten;
     /** the viewer's channels (MCAP): a frame every iteration, the scene and state */
     private io.tandem.world.view.ViewFeed viewFeed;
     private final boolean ownsWriter;
@@ -110,6 +115,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private final ShortestDecimal decimal = new ShortestDecimal();
     /** this iteration's sim_time_s text */
     private final Line time = new Line(32);
+    private double timeT;
     private long timeNs;
     /** per model: what its rows read (filled at the first step) */
     private Map<String, ModelRows> modelRows;
@@ -165,7 +171,7 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
                 McapWriter.DEFAULT_CHUNK_BYTES);
         PoseRecorder r = new PoseRecorder(null, null, format, w, true);
         int tfSchema = w.schema(FoxgloveFrameTransforms.SCHEMA_NAME, FoxgloveFrameTransforms.ENCODING, FoxgloveFrameTransforms.schema());
-        r.mcapChannel[0] = w.channel(POSES_TOPIC, 0, "json", Map.of());
+        r.mcapChannel[0] = -1; // /tandem/poses: posesJson
         r.mcapChannel[1] = w.channel(JOINTS_TOPIC, 0, "json", Map.of());
         r.mcapChannel[2] = w.channel(EVENTS_TOPIC, 0, "json", Map.of());
         r.mcapChannel[3] = w.channel(TF_TOPIC, tfSchema, FoxgloveFrameTransforms.ENCODING, Map.of());
@@ -243,6 +249,30 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
             throw new IllegalArgumentException("periodNs must be >= 0, got " + periodNs);
         }
         jsonPeriodNs = periodNs;
+        return this;
+    }
+
+    /**
+     * An MCAP record: also writes each pose row (models, links, cable segments, deformable nodes)
+     * on {@code /tandem/poses} as the JSON lines record's object, at the JSON channels' period.
+     * Off by default: {@code /tf} holds the same poses, the same doubles, with their names and
+     * times, and formatting them as text is most of what a recording adds to a run's work (the
+     * JIT compiles it while the physics waits for its own compilation); a JSON lines record
+     * ({@code .jsonl}) holds every iteration's rows as text. Call it before the first step.
+     *
+     * @param on whether to write /tandem/poses
+     * @return this recorder
+     * @throws IllegalStateException for a CSV or JSON lines record
+     * @throws IOException from the file system
+     */
+    public PoseRecorder posesJson(boolean on) throws IOException {
+        if (mcap == null) {
+            throw new IllegalStateException("only an MCAP record has channels: a CSV or JSON lines record holds every row");
+        }
+        if (on && mcapChannel[0] < 0) {
+            mcapChannel[0] = mcap.channel(POSES_TOPIC, 0, "json", Map.of());
+        }
+        posesJson = on;
         return this;
     }
 
@@ -543,7 +573,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         timeNs = now;
         tf.clear();
         // the text of each double once: formatting them is most of the writer's work
-        time.clear().num(decimal, t);
+        timeT = t;
+        timeWritten = false;
         for (String e : events) {
             event(iteration, e);
         }
@@ -650,9 +681,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private void joint(long iteration, String name, double q) {
         Line b = line.clear();
         if (format == Format.CSV) {
-            b.num(iteration).ch(',').bytes(time).ch(',').bytes(utf8(name)).ch(',').num(decimal, q).ascii(",,,,,,,joint\n");
+            b.num(iteration).ch(',').bytes(time()).ch(',').bytes(utf8(name)).ch(',').num(decimal, q).ascii(",,,,,,,joint\n");
         } else {
-            b.ascii("{\"iteration\":").num(iteration).ascii(",\"sim_time_s\":").bytes(time).ascii(",\"joint\":\"")
+            b.ascii("{\"iteration\":").num(iteration).ascii(",\"sim_time_s\":").bytes(time()).ascii(",\"joint\":\"")
                     .bytes(jsonName(name)).ascii("\",\"position\":").num(decimal, q).ascii("}\n");
         }
         emit(1, b);
@@ -667,12 +698,18 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         double qx = v[o + 4];
         double qy = v[o + 5];
         double qz = v[o + 6];
+        if (mcap != null) {
+            tf.add(timeNs, WORLD_FRAME, utf8(name), x, y, z, qx, qy, qz, qw);
+            if (!posesJson) {
+                return;
+            }
+        }
         Line b = line.clear();
         if (format == Format.CSV) {
-            write(csvRow(b, decimal, iteration, time, utf8(name), x, y, z, qx, qy, qz, qw));
+            write(csvRow(b, decimal, iteration, time(), utf8(name), x, y, z, qx, qy, qz, qw));
             return;
         }
-        b.ascii("{\"iteration\":").num(iteration).ascii(",\"sim_time_s\":").bytes(time).ascii(",\"model\":\"")
+        b.ascii("{\"iteration\":").num(iteration).ascii(",\"sim_time_s\":").bytes(time()).ascii(",\"model\":\"")
                 .bytes(jsonName(name)).ch('"');
         b.ascii(",\"x\":").num(decimal, x);
         b.ascii(",\"y\":").num(decimal, y);
@@ -683,9 +720,15 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
         b.ascii(",\"qw\":").num(decimal, qw);
         b.ascii("}\n");
         emit(0, b);
-        if (mcap != null) {
-            tf.add(timeNs, WORLD_FRAME, utf8(name), x, y, z, qx, qy, qz, qw);
+    }
+
+    /** @return this iteration's sim_time_s text, written at its first use */
+    private Line time() {
+        if (!timeWritten) {
+            time.clear().num(decimal, timeT);
+            timeWritten = true;
         }
+        return time;
     }
 
     /** @return a row's name as UTF-8 (the formatting thread's cache) */
@@ -724,9 +767,9 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     /** An event's row, at this iteration's {@link #time}. */
     private void event(long iteration, String text) {
         if (format == Format.CSV) {
-            write(iteration + "," + time.string() + ",,,,,,,,," + text + "\n");
+            write(iteration + "," + time().string() + ",,,,,,,,," + text + "\n");
         } else {
-            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + time.string() + ",\"event\":\"" + json(text) + "\"}\n");
+            emit(2, "{\"iteration\":" + iteration + ",\"sim_time_s\":" + time().string() + ",\"event\":\"" + json(text) + "\"}\n");
         }
     }
 

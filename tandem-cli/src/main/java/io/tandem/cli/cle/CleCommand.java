@@ -80,7 +80,7 @@ public final class CleCommand implements Callable<Integer> {
     Path plot;
 
     @Option(names = "--record", paramLabel = "FILE.mcap", description = "Record the run as MCAP (written when it ends):"
-            + " the world as tandem sim --record records it (poses and /tf 60 times a simulated second, the viewer's scene and"
+            + " the world as tandem sim --record records it (/tf and joints 60 times a simulated second, the viewer's scene and"
             + " every iteration's frame), plus /tandem/spikes"
             + " (each loop step's new spikes) and /tandem/signals (the plotted signals, see --view-plot); replay it with"
             + " tandem view FILE.mcap.")

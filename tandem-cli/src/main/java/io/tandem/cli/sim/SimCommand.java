@@ -68,10 +68,15 @@ public final class SimCommand implements Callable<Integer> {
     Path record;
 
     @Option(names = "--record-hz", paramLabel = "HZ", defaultValue = "60", description = "A .mcap record: how many times"
-            + " per simulated second the JSON channels (/tandem/poses, /tandem/joints, /tf) are written (default:"
-            + " ${DEFAULT-VALUE}; 0: every iteration); /tandem/frames holds every iteration's poses (single precision)"
-            + " and /tandem/events every event. CSV and JSON lines records hold every iteration.")
+            + " per simulated second /tf and the JSON channels (/tandem/joints; /tandem/poses with --record-json-poses) are"
+            + " written (default: ${DEFAULT-VALUE}; 0: every iteration); /tandem/frames holds every iteration's poses (single"
+            + " precision) and /tandem/events every event. CSV and JSON lines records hold every iteration.")
     double recordHz;
+
+    @Option(names = "--record-json-poses", description = "A .mcap record: also write each pose row on /tandem/poses as the"
+            + " JSON lines record's object (/tf holds the same poses, the same doubles; off by default, since formatting them"
+            + " as text is most of what a recording costs a run).")
+    boolean recordJsonPoses;
 
     @Option(names = "--view-hz", paramLabel = "HZ", defaultValue = "60", description = "With --view: the most pose frames"
             + " a second sent to the page (wall clock; default: ${DEFAULT-VALUE}, as Gazebo's scene broadcaster).")
@@ -235,6 +240,10 @@ public final class SimCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
+        if (recordJsonPoses && format != PoseRecorder.Format.MCAP) {
+            throw new ParameterException(spec.commandLine(), "--record-json-poses needs an MCAP record (--record FILE.mcap);"
+                    + " a .jsonl record holds every row as JSON already");
+        }
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         String tooBig = SdfLoader.heapShortfall(world, Files.isRegularFile(world) ? Files.size(world) : 0, Runtime.getRuntime().maxMemory());
@@ -306,7 +315,7 @@ public final class SimCommand implements Callable<Integer> {
             try (io.tandem.cli.internal.StopSignal stop = io.tandem.cli.internal.StopSignal.onShutdown();
                  OutputFile rec = record == null ? null : OutputFile.start(record)) {
                 try (PoseRecorder recorder = rec == null ? null
-                        : PoseRecorder.open(rec.temp(), format).jsonEvery(recordPeriodNs())) {
+                        : recorder(rec.temp(), format)) {
                     code = DistributedSim.primary(options, recorder, out, err, stop);
                 }
                 if (code == 0 && rec != null) {
@@ -322,7 +331,7 @@ public final class SimCommand implements Callable<Integer> {
             long done;
             LiveViewer viewer = null;
             try (PoseRecorder recorder = rec == null ? null
-                        : PoseRecorder.open(rec.temp(), format).jsonEvery(recordPeriodNs())) {
+                        : recorder(rec.temp(), format)) {
                 RunControl control = new RunControl(view.paused(), recorder == null ? null
                         : "reset is off while recording (--record): the record would run backwards; restart the run instead");
                 if (view.on()) {
@@ -361,6 +370,12 @@ public final class SimCommand implements Callable<Integer> {
             progress.phase("compiling the physics of " + w.models().size() + " models");
             return new WorldRunner(w, settings, useLevels);
         }
+    }
+
+    /** The record's recorder: the format's, with --record-hz and --record-json-poses for MCAP. */
+    private PoseRecorder recorder(Path file, PoseRecorder.Format format) throws IOException {
+        PoseRecorder r = PoseRecorder.open(file, format).jsonEvery(recordPeriodNs());
+        return format == PoseRecorder.Format.MCAP ? r.posesJson(recordJsonPoses) : r;
     }
 
     /** @return --record-hz as a period of simulated time, ns (0: every iteration) */

@@ -70,7 +70,7 @@ class SimCommandTest {
         Path mcap = tmp.resolve("a.mcap");
         assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", jsonl.toString())).isZero();
         assertThat(run("sim", DROP.toString(), "--levels", "--iterations", "600", "--record", mcap.toString(), "--record-hz",
-                "0")).isZero();
+                "0", "--record-json-poses")).isZero();
         io.tandem.world.record.McapReader.Recording r = io.tandem.world.record.McapReader.read(mcap);
         assertThat(r.complete()).isTrue();
         assertThat(r.chunks()).isPositive();
@@ -117,6 +117,14 @@ class SimCommandTest {
         assertThat(tfTimes).hasSize(36).startsWith(0L, 17_000_000L, 34_000_000L);
         assertThat(b.topic("/tandem/frames")).hasSize(601);
         assertThat(b.topic("/tandem/events").size()).isEqualTo(events.size());
+        // without --record-json-poses no /tandem/poses: /tf holds the same doubles (bitwise the JSON lines' values)
+        assertThat(b.channels().values()).extracting(io.tandem.world.record.McapReader.Channel::topic)
+                .doesNotContain("/tandem/poses").contains("/tf", "/tandem/joints", "/tandem/frames");
+        assertThat(r.topic("/tf")).hasSize(601);
+        // --record-json-poses is for MCAP only
+        assertThat(run("sim", DROP.toString(), "--iterations", "10", "--record", tmp.resolve("c.jsonl").toString(),
+                "--record-json-poses")).isEqualTo(2);
+        assertThat(err.toString()).contains("--record-json-poses needs an MCAP record");
     }
 
     @Test

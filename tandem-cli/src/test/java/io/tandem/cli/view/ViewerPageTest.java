@@ -282,9 +282,9 @@ class ViewerPageTest {
     @Test
     void replay_seekWhilePaused_landsOnTheRecordedPosesAndStaysPaused() throws Exception {
         Path mcap = tmp.resolve("drop.mcap");
-        // every iteration's pose rows too (--record-hz 0), to compare with
+        // every iteration's pose rows too (--record-json-poses, --record-hz 0), to compare with
         Run sim = new Run("sim", DROP.toString(), "--levels", "--iterations", "400", "--record", mcap.toString(),
-                "--record-hz", "0");
+                "--record-hz", "0", "--record-json-poses");
         assertThat(sim.exit.get(60, TimeUnit.SECONDS)).as("sim; err:%n%s", sim.err).isZero();
         Run view = new Run("view", mcap.toString(), "--port", "0", "--for-s", "90");
         assertThat(view.url()).startsWith("http://127.0.0.1:");

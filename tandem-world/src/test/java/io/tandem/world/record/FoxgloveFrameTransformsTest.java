@@ -101,6 +101,56 @@ class FoxgloveFrameTransformsTest {
         assertThat(tf.length()).isZero();
     }
 
+    /**
+     * A recorded run's /tf holds, bitwise, every pose row its JSON lines record writes as text (a
+     * robot's model and links), each in the message of its iteration: what lets an MCAP record leave
+     * /tandem/poses out by default.
+     */
+    @Test
+    void poseRecorder_tfOfARun_bitwiseTheJsonLinesPoseRows(@TempDir Path dir) throws Exception {
+        io.tandem.world.World w = io.tandem.world.sdf.SdfLoader.load(Path.of("../examples/worlds/diff_drive.sdf"), x -> { });
+        Path mcap = dir.resolve("run.mcap");
+        Path jsonl = dir.resolve("run.jsonl");
+        try (io.tandem.world.WorldRunner r = new io.tandem.world.WorldRunner(w, false);
+             io.tandem.world.PoseRecorder a = io.tandem.world.PoseRecorder.open(mcap, io.tandem.world.PoseRecorder.Format.MCAP);
+             io.tandem.world.PoseRecorder b = io.tandem.world.PoseRecorder.open(jsonl, io.tandem.world.PoseRecorder.Format.JSONL)) {
+            a.jsonEvery(0);
+            r.addListener(a);
+            r.addListener(b);
+            for (int i = 0; i < 300; i++) {
+                r.step();
+            }
+        }
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile("\\{\"iteration\":(\\d+),\"sim_time_s\":[^,]+,\"model\":\"([^\"]+)\","
+                + "\"x\":([^,]+),\"y\":([^,]+),\"z\":([^,]+),\"qx\":([^,]+),\"qy\":([^,]+),\"qz\":([^,]+),\"qw\":([^}]+)}");
+        Map<String, List<Double>> expected = new java.util.LinkedHashMap<>();
+        for (String line : Files.readAllLines(jsonl)) {
+            java.util.regex.Matcher m = row.matcher(line);
+            if (m.matches()) {
+                List<Double> v = new ArrayList<>();
+                for (int g = 3; g <= 9; g++) {
+                    v.add(Double.parseDouble(m.group(g)));
+                }
+                expected.put(m.group(1) + " " + m.group(2), v);
+            }
+        }
+        McapReader.Recording rec = McapReader.read(mcap);
+        assertThat(rec.channels().values()).extracting(McapReader.Channel::topic).doesNotContain("/tandem/poses");
+        Map<String, List<Double>> recorded = new java.util.LinkedHashMap<>();
+        for (McapReader.Message m : rec.topic("/tf")) {
+            long iteration = m.logTimeNs() / w.stepSizeNs();
+            for (Field transform : parse(m.data(), 0, m.data().length)) {
+                List<Field> t = sub(transform);
+                List<Double> v = new ArrayList<>();
+                sub(t.get(3)).forEach(f -> v.add(dbl(f)));
+                sub(t.get(4)).forEach(f -> v.add(dbl(f)));
+                recorded.put(iteration + " " + str(t.get(2)), v);
+            }
+        }
+        assertThat(expected).hasSizeGreaterThan(300 * 3).containsKey("300 cart::left_wheel");
+        assertThat(recorded).isEqualTo(expected);
+    }
+
     @Test
     void add_manyTransforms_growsAndKeepsEarlierOnes() {
         FoxgloveFrameTransforms tf = new FoxgloveFrameTransforms();

@@ -287,7 +287,7 @@ class ViewFeedTest {
     void mcapRecord_framesEveryIterationEqualThePoseRowsToSinglePrecision(@TempDir Path dir) throws IOException {
         World w = GazeboWorlds.example("drop.sdf");
         Path file = dir.resolve("run.mcap");
-        try (WorldRunner r = new WorldRunner(w, true); PoseRecorder rec = PoseRecorder.open(file, PoseRecorder.Format.MCAP)) {
+        try (WorldRunner r = new WorldRunner(w, true); PoseRecorder rec = PoseRecorder.open(file, PoseRecorder.Format.MCAP).posesJson(true)) {
             r.addListener(rec);
             for (int i = 0; i < 40; i++) {
                 r.step();
