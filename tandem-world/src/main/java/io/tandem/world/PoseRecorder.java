@@ -572,7 +572,8 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
     private void format(long iteration, double t, long now, List<String> events, Rows captured) {
         timeNs = now;
         tf.clear();
-        // the text of each double once: formatting them is most of the writer's work
+        // the time's text once per iteration, when a text row first needs it (an MCAP record without
+        // /tandem/poses writes none for a world without joints)
         timeT = t;
         timeWritten = false;
         for (String e : events) {
