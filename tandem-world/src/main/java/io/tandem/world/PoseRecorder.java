@@ -256,9 +256,10 @@ public final class PoseRecorder implements WorldView.Listener, Closeable {
      * An MCAP record: also writes each pose row (models, links, cable segments, deformable nodes)
      * on {@code /tandem/poses} as the JSON lines record's object, at the JSON channels' period.
      * Off by default: {@code /tf} holds the same poses, the same doubles, with their names and
-     * times, and formatting them as text is most of what a recording adds to a run's work (the
-     * JIT compiles it while the physics waits for its own compilation); a JSON lines record
-     * ({@code .jsonl}) holds every iteration's rows as text. Call it before the first step.
+     * times, and their text is the largest part of what a recording adds (most of the writer's
+     * work, much of the file, and code the JIT compiles while the physics waits for its own
+     * compilation); a JSON lines record ({@code .jsonl}) holds every iteration's rows as text.
+     * Call it before the first step.
      *
      * @param on whether to write /tandem/poses
      * @return this recorder

@@ -74,8 +74,8 @@ public final class SimCommand implements Callable<Integer> {
     double recordHz;
 
     @Option(names = "--record-json-poses", description = "A .mcap record: also write each pose row on /tandem/poses as the"
-            + " JSON lines record's object (/tf holds the same poses, the same doubles; off by default, since formatting them"
-            + " as text is most of what a recording costs a run).")
+            + " JSON lines record's object (/tf holds the same poses, the same doubles; off by default: their text is the"
+            + " largest part of what a recording adds to a run's work and file).")
     boolean recordJsonPoses;
 
     @Option(names = "--view-hz", paramLabel = "HZ", defaultValue = "60", description = "With --view: the most pose frames"
