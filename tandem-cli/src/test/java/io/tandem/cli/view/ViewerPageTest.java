@@ -262,6 +262,79 @@ class ViewerPageTest {
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
+    /**
+     * On software GL the copies of a shared visual (16 or more) are merged into one draw
+     * (BatchedCopies) rather than instanced: 64 boxes in two colours and 20 spheres, turned every
+     * way, drawn both ways; every drawn pixel the same within a level or two.
+     */
+    @Test
+    void liveStandalone_mergedCopies_drawWhatInstancingDraws() throws Exception {
+        StringBuilder sdf = new StringBuilder("<?xml version=\"1.0\"?>\n<sdf version=\"1.9\"><world name=\"copies\">"
+                + "<model name=\"ground\"><static>true</static><link name=\"l\"><collision name=\"c\"><geometry><plane>"
+                + "<normal>0 0 1</normal><size>20 20</size></plane></geometry></collision><visual name=\"v\"><geometry><plane>"
+                + "<normal>0 0 1</normal><size>20 20</size></plane></geometry></visual></link></model>\n");
+        for (int i = 0; i < 84; i++) {
+            String geometry = i < 64 ? "<box><size>0.3 0.2 0.12</size></box>" : "<sphere><radius>0.12</radius></sphere>";
+            String colour = i < 64 ? (i % 2 == 0 ? "0.2 0.5 0.9 1" : "0.9 0.6 0.1 1") : "0.3 0.8 0.3 1";
+            double x = (i % 9 - 4) * 0.55;
+            double y = (i / 9 - 4) * 0.55;
+            sdf.append(String.format(java.util.Locale.ROOT, "<model name=\"c%d\"><pose>%.3f %.3f %.3f %.3f %.3f %.3f</pose>"
+                    + "<link name=\"l\"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia>"
+                    + "</inertial><collision name=\"c\"><geometry>%s</geometry></collision><visual name=\"v\"><geometry>%s"
+                    + "</geometry><material><diffuse>%s</diffuse></material></visual></link></model>%n", i, x, y,
+                    0.4 + 0.1 * (i % 5), 0.3 * i, 0.7 * i, 1.1 * i, geometry, geometry, colour));
+        }
+        Path world = tmp.resolve("copies.sdf");
+        Files.writeString(world, sdf.append("</world></sdf>\n"));
+        Run run = new Run("sim", world.toString(), "--iterations", "5", "--view", "0", "--paused", "--view-linger-s", "0");
+        String url = run.url();
+        BufferedImage[] shots = new BufferedImage[2];
+        for (int k = 0; k < 2; k++) {
+            browser.navigate(url + "?batch=" + k, WAIT);
+            await("tandem.connected && tandem.paused && tandem.bodies === 85 && tandem.drawnIteration === 0");
+            assertThat(browser.evaluate("tandem.softwareGL")).isEqualTo("true");
+            assertThat(browser.evaluate("tandem.batched")).as("merged draws with ?batch=%d", k).isEqualTo(k == 0 ? "0" : "3");
+            shots[k] = ImageIO.read(new ByteArrayInputStream(browser.screenshotPng()));
+            if (System.getProperty("tandem.viewer.copiesShots") != null) {
+                ImageIO.write(shots[k], "png", Path.of(System.getProperty("tandem.viewer.copiesShots") + "-" + k + ".png").toFile());
+            }
+        }
+        // the bodies' pixels (blue, orange, green) in either shot; the ground and the sky are grey
+        int bodies = 0;
+        int same = 0;
+        Set<Integer> colours = new HashSet<>();
+        for (int y = 200; y < shots[0].getHeight(); y++) { // below the HUD
+            for (int x = 0; x < shots[0].getWidth(); x++) {
+                int a = shots[0].getRGB(x, y);
+                int b = shots[1].getRGB(x, y);
+                if (saturation(a) < 40 && saturation(b) < 40) {
+                    continue;
+                }
+                int d = 0;
+                for (int shift = 0; shift <= 16; shift += 8) {
+                    d = Math.max(d, Math.abs((a >> shift & 0xff) - (b >> shift & 0xff)));
+                }
+                bodies++;
+                same += d <= 2 ? 1 : 0;
+                colours.add(b & 0xf0f0f0);
+            }
+        }
+        assertThat(bodies).as("the bodies' pixels").isGreaterThan(3_000);
+        assertThat(colours.size()).as("distinct colours of the bodies (lit from several sides)").isGreaterThan(15);
+        assertThat(same / (double) bodies).as("share of the bodies' pixels within 2 levels").isGreaterThan(0.99);
+        browser.evaluate("tandem.send('play')");
+        assertThat(run.exit.get(120, TimeUnit.SECONDS)).as("sim; err:%n%s", run.err).isZero();
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    /** @return the largest minus the smallest of the pixel's red, green and blue */
+    private static int saturation(int rgb) {
+        int r = rgb >> 16 & 0xff;
+        int g = rgb >> 8 & 0xff;
+        int b = rgb & 0xff;
+        return Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b));
+    }
+
     private static void assertBallInTheMiddle(byte[] png) throws IOException {
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
         assertThat(img.getWidth()).isEqualTo(800);

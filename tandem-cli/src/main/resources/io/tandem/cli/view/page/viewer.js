@@ -8,7 +8,7 @@ const T = window.tandem = {
   connected: false, mode: 'live', world: null,
   iteration: 0, simTimeS: 0, paused: false, ended: null,
   bodies: 0, models: [], loaded: [], levels: [], owners: {}, peers: [],
-  frames: 0, renderedFrames: 0, drawnIteration: -1, fps: 0, rtf: null, follow: null, notice: null, replay: null,
+  batched: 0, frames: 0, renderedFrames: 0, drawnIteration: -1, fps: 0, rtf: null, follow: null, notice: null, replay: null,
   spikes: 0, signalsTimeS: null, plots: {},
   send(op, value) { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ op, value: value ?? 0 })); },
   // a rendered entity's pose, by 'model::link': [x, y, z, qx, qy, qz, qw] (world frame, m)
@@ -26,10 +26,11 @@ const canvas = $('view');
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
 // software GL (SwiftShader, llvmpipe: no GPU, as in headless browsers) shades every pixel, and composites
 // every frame, on the CPUs the simulation runs on: there the page draws at half resolution (a quarter of
-// the pixels), at most 30 frames/s, and lit per vertex (VertexLitMaterial). Measured on 2 cores, Chromium's
-// own work per drawn frame was about 12 ms there, so 60 frames/s took most of a core; per-pixel lighting and
-// sRGB encoding were most of the rest. ?fps=N sets the cap on any GL (0: none), ?lighting=vertex|pixel the
-// lighting, ?quality=full lifts all three.
+// the pixels), at most 30 frames/s, lit per vertex (VertexLitMaterial), and shared visuals merged into one
+// draw (BatchedCopies). Measured on 2 cores, Chromium's own work per drawn frame was about 12 ms there, so 60
+// frames/s took most of a core; per-pixel lighting and sRGB encoding were most of the rest. ?fps=N sets the
+// cap on any GL (0: none), ?lighting=vertex|pixel the lighting, ?batch=0|1 the merging (vertex lighting
+// only), ?quality=full lifts all four.
 {
   const gl = renderer.getContext();
   const info = gl.getExtension('WEBGL_debug_renderer_info');
@@ -42,6 +43,9 @@ const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDra
   T.maxFps = Number.isFinite(fps) && fps >= 0 ? fps : (T.softwareGL && !full ? 30 : 0);
   const lit = params.get('lighting');
   T.vertexLit = lit === 'vertex' || (lit !== 'pixel' && T.softwareGL && !full);
+  // ?batch=0|1: shared visuals drawn as one merged geometry (BatchedCopies) or as three.js's InstancedMesh
+  const batch = params.get('batch');
+  T.batching = T.vertexLit && (batch === '1' || (batch !== '0' && T.softwareGL));
 }
 const scene3 = new THREE.Scene();
 scene3.background = new THREE.Color(0x2a3038);
@@ -65,7 +69,8 @@ scene3.add(overlays);
 let ents = [];              // by entity id: { model, link, static, visible, pose, group, inst: [{ mesh, index, local }] }
 let byName = new Map();     // 'model::link' -> entity
 let firstOfModel = new Map();
-let instanced = [];
+let instanced = [];          // what the scene draws for the shared visuals: InstancedMesh or BatchedCopies' mesh
+let batches = [];           // BatchedCopies, their textures refreshed before each draw
 let levelBoxes = [];        // { name, box, buffer }
 let performerBoxes = [];    // { model, box }
 let surfaces = [];          // a deformable body's boundary: { mesh, nodes (entities by node index), stamp }
@@ -136,6 +141,10 @@ class VertexLitMaterial extends THREE.ShaderMaterial {
 const VERTEX_LIT_VS = `
 uniform vec3 diffuse, emissive, skyColour, groundColour, hemiDir, sunColour, sunDir;
 uniform float emissiveIntensity, opacity;
+#ifdef BATCHED
+attribute float copyIndex;
+uniform highp sampler2D copyMatrices, copyColours;
+#endif
 varying vec4 vFront;
 #ifdef DOUBLE_SIDED
 varying vec4 vBack;
@@ -155,6 +164,14 @@ void main() {
   vec3 d = diffuse;
 #ifdef USE_INSTANCING_COLOR
   d *= instanceColor;
+#endif
+#ifdef BATCHED
+  // this vertex's copy: its matrix, four texels (columns) of a row of BATCH_ROW copies, and its colour
+  int c = int(copyIndex + 0.5);
+  ivec2 at = ivec2(c % BATCH_ROW * 4, c / BATCH_ROW);
+  m = m * mat4(texelFetch(copyMatrices, at, 0), texelFetch(copyMatrices, at + ivec2(1, 0), 0),
+      texelFetch(copyMatrices, at + ivec2(2, 0), 0), texelFetch(copyMatrices, at + ivec2(3, 0), 0));
+  d *= texelFetch(copyColours, ivec2(c % BATCH_ROW, c / BATCH_ROW), 0).rgb;
 #endif
   vec3 n = normalize(mat3(m) * normal);
   vFront = lit(n, d);
@@ -176,6 +193,75 @@ void main() {
 #endif
 }`;
 
+/**
+ * An InstancedMesh's copies drawn as one merged geometry: each vertex carries the index of its copy,
+ * whose matrix and colour the vertex shader reads from two float textures. SwiftShader runs an
+ * instanced draw as one draw per instance: 1,000 boxes took it about 50 ms of CPU a frame, the same
+ * boxes merged into one draw about 13 ms (a WebGL2 page of each, headless Chromium, 2 cores). The
+ * InstancedMesh keeps the matrices and colours (setMatrixAt, setColorAt) and is not drawn; its
+ * arrays are copied to the textures when their versions change. Vertex-lit materials only.
+ */
+const BATCH_ROW = 256;
+class BatchedCopies {
+  /** @return whether copies of geometry g are merged rather than instanced (at most 2^20 vertices in all) */
+  static fits(g, n) { return g.index !== null && g.attributes.normal !== undefined && g.attributes.position.count * n <= 1 << 20; }
+
+  constructor(inst) {
+    const n = inst.count, g = inst.geometry;
+    const pos = g.attributes.position.array, nor = g.attributes.normal.array, idx = g.index.array;
+    const v = g.attributes.position.count, k = idx.length;
+    const P = new Float32Array(3 * v * n), N = new Float32Array(3 * v * n), C = new Float32Array(v * n);
+    const I = new Uint32Array(k * n);
+    for (let c = 0; c < n; c++) {
+      P.set(pos, 3 * v * c); N.set(nor, 3 * v * c); C.fill(c, v * c, v * (c + 1));
+      for (let j = 0; j < k; j++) I[k * c + j] = idx[j] + v * c;
+    }
+    const merged = new THREE.BufferGeometry();
+    merged.setAttribute('position', new THREE.BufferAttribute(P, 3));
+    merged.setAttribute('normal', new THREE.BufferAttribute(N, 3));
+    merged.setAttribute('copyIndex', new THREE.BufferAttribute(C, 1));
+    merged.setIndex(new THREE.BufferAttribute(I, 1));
+    const rows = Math.ceil(n / BATCH_ROW);
+    this.inst = inst;
+    this.matrices = new THREE.DataTexture(new Float32Array(16 * BATCH_ROW * rows), 4 * BATCH_ROW, rows, THREE.RGBAFormat,
+      THREE.FloatType);
+    this.colours = new THREE.DataTexture(new Float32Array(4 * BATCH_ROW * rows), BATCH_ROW, rows, THREE.RGBAFormat,
+      THREE.FloatType);
+    this.matrixVersion = -1; this.colourVersion = -1;
+    const mat = inst.material;
+    mat.defines.BATCHED = '';
+    mat.defines.BATCH_ROW = BATCH_ROW;
+    mat.uniforms.copyMatrices = { value: this.matrices };
+    mat.uniforms.copyColours = { value: this.colours };
+    this.mesh = new THREE.Mesh(merged, mat);
+    this.mesh.frustumCulled = false; // its positions are the copies' own, not where they are drawn
+    this.sync();
+  }
+
+  /** The matrices and colours set since the last draw, to the textures. */
+  sync() {
+    const im = this.inst.instanceMatrix;
+    if (im.version !== this.matrixVersion) {
+      this.matrixVersion = im.version;
+      this.matrices.image.data.set(im.array);
+      this.matrices.needsUpdate = true;
+    }
+    const ic = this.inst.instanceColor;
+    if (ic && ic.version !== this.colourVersion) {
+      this.colourVersion = ic.version;
+      const rgba = this.colours.image.data, rgb = ic.array;
+      for (let c = 0; c < this.inst.count; c++) {
+        rgba[4 * c] = rgb[3 * c]; rgba[4 * c + 1] = rgb[3 * c + 1]; rgba[4 * c + 2] = rgb[3 * c + 2]; rgba[4 * c + 3] = 1;
+      }
+      this.colours.needsUpdate = true;
+    }
+  }
+
+  dispose() {
+    this.mesh.geometry.dispose(); this.matrices.dispose(); this.colours.dispose();
+  }
+}
+
 function localMatrix(p) {
   return new THREE.Matrix4().compose(new THREE.Vector3(p[0], p[1], p[2]), new THREE.Quaternion(p[3], p[4], p[5], p[6]), one);
 }
@@ -183,9 +269,10 @@ function localMatrix(p) {
 function clearScene() {
   for (const e of ents) if (e.group) scene3.remove(e.group);
   for (const m of instanced) scene3.remove(m);
+  for (const b of batches) b.dispose();
   for (const sf of surfaces) { scene3.remove(sf.mesh); sf.mesh.geometry.dispose(); }
   overlays.clear();
-  ents = []; byName = new Map(); firstOfModel = new Map(); instanced = []; levelBoxes = []; performerBoxes = []; surfaces = [];
+  ents = []; byName = new Map(); firstOfModel = new Map(); instanced = []; batches = []; T.batched = 0; levelBoxes = []; performerBoxes = []; surfaces = [];
 }
 
 // the scene: one entity per link; visuals shared by 16 or more entities are drawn instanced
@@ -213,8 +300,15 @@ function buildScene(s) {
     for (let i = 0; i < n; i++) mesh.setMatrixAt(i, zeroM);
     mesh.setColorAt(0, new THREE.Color(1, 1, 1));
     for (let i = 0; i < n; i++) mesh.setColorAt(i, new THREE.Color(1, 1, 1));
-    scene3.add(mesh);
-    instanced.push(mesh);
+    let drawn = mesh;
+    if (T.batching && BatchedCopies.fits(mesh.geometry, n)) {
+      const b = new BatchedCopies(mesh);
+      batches.push(b);
+      drawn = b.mesh;
+    }
+    scene3.add(drawn);
+    instanced.push(drawn);
+    T.batched = batches.length;
     inst.set(sig, { mesh, next: 0, local: localMatrix(pose) });
   }
   for (const e of s.entities) {
@@ -570,6 +664,7 @@ function render() {
   updatePerformers();
   updateSurfaces();
   controls.update();
+  for (const b of batches) b.sync();
   renderer.render(scene3, camera);
   T.renderedFrames++;
   T.drawnIteration = T.iteration;
