@@ -12,6 +12,7 @@
 #              time of the stepping thread, of the JIT's C2 compiler threads and of the record's writer thread
 # Needs the built jar (./tandem builds it) and chromium on PATH. Usage:
 #   [TANDEM_VIEW_HZ=60] [TANDEM_VIEW_SIZE=1280,720] [TANDEM_VIEW_QUERY=&fps=60] [TANDEM_VIEW_AS_ROOT=1] \
+#   [TANDEM_RECORD_ITERATIONS=300000] \
 #   tandem-bench/viewer/measure.sh [rtf|fps|record|all] [ROUNDS]
 # Run as root (a container), Chromium raises its GPU and compositor threads to nice -8, above the
 # simulation; a user's browser cannot (no CAP_SYS_NICE). So as root the browser runs as the user nobody
@@ -183,11 +184,12 @@ open(out, "w").write("stepping %.1f, C2 %.1f, writer %.1f, all %.1f s" % (of("ja
 PY
 
 if [[ $what == record || $what == all ]]; then
-    echo "# record: relay.sdf 300000 iterations (10 min simulated), second-half real-time factor, wall s and threads' CPU s"
+    its=${TANDEM_RECORD_ITERATIONS:-300000}
+    echo "# record: relay.sdf $its iterations ($((its / 30000)) min simulated), second-half real-time factor, wall s and threads' CPU s"
     for r in $(seq "$rounds"); do
-        /usr/bin/time -f %e -o "$work/t1" python3 "$work/threads.py" "$work/c1" java -jar "$jar" sim "$relay" --iterations 300000 \
+        /usr/bin/time -f %e -o "$work/t1" python3 "$work/threads.py" "$work/c1" java -jar "$jar" sim "$relay" --iterations "$its" \
             >"$work/plain"
-        /usr/bin/time -f %e -o "$work/t2" python3 "$work/threads.py" "$work/c2" java -jar "$jar" sim "$relay" --iterations 300000 \
+        /usr/bin/time -f %e -o "$work/t2" python3 "$work/threads.py" "$work/c2" java -jar "$jar" sim "$relay" --iterations "$its" \
             --record "$work/run.mcap" >"$work/rec"
         echo "round $r: without $(rtf "$work/plain") ($(cat "$work/t1") s), with --record $(rtf "$work/rec") ($(cat "$work/t2") s," \
             "$(du -m "$work/run.mcap" | cut -f1) MB); second-half RTF with / without $(ratio "$(rtf "$work/rec")" "$(rtf "$work/plain")")," \
