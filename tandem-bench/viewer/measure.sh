@@ -5,7 +5,8 @@
 #              that draws nothing (the server's own cost), standalone and on a distributed primary
 #              with 2 local secondaries; rounds alternate them
 #   2. fps:    frames/s the page renders with 1000 moving (falling) boxes: live (the run paced to real
-#              time on the same cores) and replayed by tandem view (the page alone)
+#              time on the same cores) and replayed by tandem view (the page alone); and the browser's CPU
+#              while it draws the replay, the boxes merged into one draw (the default) and instanced (?batch=0)
 #   3. record: relay.sdf for 300,000 iterations of 2 ms (10 minutes of simulated time), without and
 #              with --record FILE.mcap: the second half's real-time factor (steady state) and the
 #              whole process's wall time (with the JIT's warm-up, which the recorder's code lengthens), and the CPU
@@ -155,6 +156,47 @@ print("%d s, frames/s median %.1f, min %.1f; bodies drawn %d" % (len(rows), fps[
         kill $browser 2>/dev/null || true
         wait $browser 2>/dev/null || true
         echo "round $r replay (the page alone): $(summarize "$work/replay.log")"
+    done
+    # the browser's CPU while it draws the replay: the copies of the box merged into one draw (the default on
+    # software GL) and instanced (?batch=0, three.js's InstancedMesh, which SwiftShader draws box by box)
+    for r in $(seq "$rounds"); do
+        for q in "" "&batch=0"; do
+            java -jar "$jar" view "$work/boxes.mcap" --port 0 --play --for-s 9 >"$work/view.out" 2>&1 &
+            viewpid=$!
+            url=""
+            for _ in $(seq 300); do url="$(grep -o 'http://[^ ]*/' "$work/view.out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
+            TANDEM_VIEW_QUERY="${TANDEM_VIEW_QUERY:-}$q" browser "$url" "$work/replay.log"
+            browser=$!
+            sleep 2.5
+            cpu="$(python3 - "$work" <<'PY'
+import os, sys, time
+def sample():
+    got = {}
+    for pid in os.listdir("/proc"):
+        try:
+            cmd = open("/proc/%s/cmdline" % pid, "rb").read().decode(errors="replace")
+            if "user-data-dir=" + sys.argv[1] not in cmd:
+                continue
+            kind = "gpu" if "--type=gpu-process" in cmd else "renderer" if "--type=renderer" in cmd else "other"
+            st = open("/proc/%s/stat" % pid).read()
+            f = st[st.rindex(")") + 2:].split()
+            got[pid] = (kind, (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK"))
+        except (OSError, ValueError):
+            pass
+    return got
+a = sample(); time.sleep(5); b = sample()
+use = {}
+for pid, (kind, s) in b.items():
+    use[kind] = use.get(kind, 0) + (s - a.get(pid, (kind, 0))[1]) / 5
+print("GPU process %.0f %%, renderers %.0f %%, the rest %.0f %% of a core" % (100 * use.get("gpu", 0), 100 * use.get("renderer", 0),
+      100 * use.get("other", 0)))
+PY
+)"
+            wait $viewpid
+            kill $browser 2>/dev/null || true
+            wait $browser 2>/dev/null || true
+            echo "round $r replay, ${q:-merged (default)}: $cpu; $(summarize "$work/replay.log")"
+        done
     done
 fi
 
