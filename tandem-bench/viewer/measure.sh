@@ -145,30 +145,8 @@ print("%d s, frames/s median %.1f, min %.1f; bodies drawn %d" % (len(rows), fps[
     done
     # replay: the page alone draws the recorded run (tandem view plays it at 1x)
     java -jar "$jar" sim "$work/boxes.sdf" --iterations 8000 --record "$work/boxes.mcap" >/dev/null 2>&1
-    for r in $(seq "$rounds"); do
-        java -jar "$jar" view "$work/boxes.mcap" --port 0 --play --for-s 9 >"$work/view.out" 2>&1 &
-        viewpid=$!
-        url=""
-        for _ in $(seq 300); do url="$(grep -o 'http://[^ ]*/' "$work/view.out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
-        browser "$url" "$work/replay.log"
-        browser=$!
-        wait $viewpid
-        kill $browser 2>/dev/null || true
-        wait $browser 2>/dev/null || true
-        echo "round $r replay (the page alone): $(summarize "$work/replay.log")"
-    done
-    # the browser's CPU while it draws the replay: the copies of the box merged into one draw (the default on
-    # software GL) and instanced (?batch=0, three.js's InstancedMesh, which SwiftShader draws box by box)
-    for r in $(seq "$rounds"); do
-        for q in "" "&batch=0"; do
-            java -jar "$jar" view "$work/boxes.mcap" --port 0 --play --for-s 9 >"$work/view.out" 2>&1 &
-            viewpid=$!
-            url=""
-            for _ in $(seq 300); do url="$(grep -o 'http://[^ ]*/' "$work/view.out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
-            TANDEM_VIEW_QUERY="${TANDEM_VIEW_QUERY:-}$q" browser "$url" "$work/replay.log"
-            browser=$!
-            sleep 2.5
-            cpu="$(python3 - "$work" <<'PY'
+    # the browser's CPU over 5 s, per kind of Chromium process (run 2.5 s into a replay)
+    cat >"$work/browser_cpu.py" <<'PY'
 import os, sys, time
 def sample():
     got = {}
@@ -191,11 +169,34 @@ for pid, (kind, s) in b.items():
 print("GPU process %.0f %%, renderers %.0f %%, the rest %.0f %% of a core" % (100 * use.get("gpu", 0), 100 * use.get("renderer", 0),
       100 * use.get("other", 0)))
 PY
-)"
-            wait $viewpid
-            kill $browser 2>/dev/null || true
-            wait $browser 2>/dev/null || true
-            echo "round $r replay, ${q:-merged (default)}: $cpu; $(summarize "$work/replay.log")"
+    # tandem view plays the boxes' record at 1x to the page (the URL's query added); with "cpu", the browser's
+    # CPU to $work/cpu; the page's lines to $work/replay.log
+    replay() {
+        local q=$1 sample=${2:-}
+        java -jar "$jar" view "$work/boxes.mcap" --port 0 --play --for-s 9 >"$work/view.out" 2>&1 &
+        local viewpid=$!
+        local url=""
+        for _ in $(seq 300); do url="$(grep -o 'http://[^ ]*/' "$work/view.out" | head -1 || true)"; [[ -n $url ]] && break; sleep 0.1; done
+        TANDEM_VIEW_QUERY="${TANDEM_VIEW_QUERY:-}$q" browser "$url" "$work/replay.log"
+        local browser=$!
+        if [[ -n $sample ]]; then
+            sleep 2.5
+            python3 "$work/browser_cpu.py" "$work" >"$work/cpu"
+        fi
+        wait $viewpid
+        kill $browser 2>/dev/null || true
+        wait $browser 2>/dev/null || true
+    }
+    for r in $(seq "$rounds"); do
+        replay ""
+        echo "round $r replay (the page alone): $(summarize "$work/replay.log")"
+    done
+    # the browser's CPU while it draws the replay: the copies of the box merged into one draw (the default on
+    # software GL) and instanced (?batch=0, three.js's InstancedMesh, which SwiftShader draws box by box)
+    for r in $(seq "$rounds"); do
+        for q in "" "&batch=0"; do
+            replay "$q" cpu
+            echo "round $r replay, ${q:-merged (default)}: $(cat "$work/cpu"); $(summarize "$work/replay.log")"
         done
     done
 fi
