@@ -1,5 +1,9 @@
 package io.tandem.physics.internal.solver;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /*
@@ -49,6 +53,15 @@ final class RigidSubsystems implements Subsystems {
     private int[] bodyPairStart = new int[0];
     private int[] bodyPairs = new int[0];
     private int[] cursor = new int[0];
+    private int[] blockCursor = new int[0];
+    /** split pairs counted per chunk of constraints (countShared) */
+    private int[] chunkSplit = new int[0];
+    private boolean fillBlocks;
+    private static final VarHandle INT = MethodHandles.arrayElementVarHandle(int[].class);
+    // loop bodies as fields: a bound method reference would allocate on every call
+    private final ParallelLoop.RangeBody countRange = this::countChunk;
+    private final ParallelLoop.RangeBody fillRange = this::fillChunk;
+    private final ParallelLoop.RangeBody sortRange = this::sortChunk;
     /** A_b^-1, H_b, H_b^-1 per body (36 each) */
     private double[] aInv = new double[0];
     /** per body: whether some split pair acts on it (an articulation's links need their inverse mass then only) */
@@ -117,7 +130,8 @@ final class RigidSubsystems implements Subsystems {
     }
 
     @Override
-    public int prepare(ConstraintProblem problem, Pairs p, boolean[] exactBlocks, int chunks) {
+    public int prepare(ConstraintProblem problem, Pairs p, boolean[] exactBlocks, ParallelLoop loop) {
+        int chunks = loop.chunks(problem.subsystems);
         this.pr = problem;
         this.pairs = p;
         this.exact = exactBlocks;
@@ -144,6 +158,43 @@ final class RigidSubsystems implements Subsystems {
         Arrays.fill(bodyBlockStart, 0, nb + 1, 0);
         exStart = ConstraintProblem.grow(exStart, ns + 1);
         Arrays.fill(exStart, 0, ns + 1, 0);
+        int split;
+        if (loop.threads() == 1 || pr.constraints <= ParallelLoop.CHUNK) {
+            split = countSerial();
+        } else {
+            split = countShared(loop);
+        }
+        for (int b = 0; b < nb; b++) {
+            bodyPairStart[b + 1] += bodyPairStart[b];
+            bodyBlockStart[b + 1] += bodyBlockStart[b];
+        }
+        for (int s = 0; s < ns; s++) {
+            exStart[s + 1] += exStart[s];
+        }
+        exactRows = exStart[ns];
+        bodyPairs = ConstraintProblem.grow(bodyPairs, bodyPairStart[nb]);
+        bodyBlocks = ConstraintProblem.grow(bodyBlocks, bodyBlockStart[nb]);
+        int articulatedRows = articulated.prepareExact(pairs, exact);
+        boolean blocksWanted = exactRows > 0 || articulatedRows > 0;
+        if (loop.threads() == 1 || pr.constraints <= ParallelLoop.CHUNK) {
+            fillSerial(blocksWanted);
+        } else {
+            fillShared(loop, blocksWanted);
+        }
+        if (exactRows > 0) {
+            if (!sameStructure(ns)) {
+                orderExactRows(ns, nb);
+            }
+        } else {
+            signatureLength = 0;
+        }
+        t = ConstraintProblem.grow(t, 12 * pr.totalRows);
+        mu = ConstraintProblem.grow(mu, exactRows);
+        return split;
+    }
+
+    /** Counts each body's split pairs and exact blocks and each subsystem's exact rows; returns the split pairs. */
+    private int countSerial() {
         int split = 0;
         for (int c = 0; c < pr.constraints; c++) {
             for (int k = 0; k < pairs.count[c]; k++) {
@@ -160,16 +211,12 @@ final class RigidSubsystems implements Subsystems {
                 exStart[pairs.sub[2 * c] + 1] += pr.rows[c];
             }
         }
-        for (int b = 0; b < nb; b++) {
-            bodyPairStart[b + 1] += bodyPairStart[b];
-            bodyBlockStart[b + 1] += bodyBlockStart[b];
-        }
-        for (int s = 0; s < ns; s++) {
-            exStart[s + 1] += exStart[s];
-        }
-        exactRows = exStart[ns];
-        bodyPairs = ConstraintProblem.grow(bodyPairs, bodyPairStart[nb]);
-        bodyBlocks = ConstraintProblem.grow(bodyBlocks, bodyBlockStart[nb]);
+        return split;
+    }
+
+    /** Fills the per-body lists in constraint order (the counts already summed into starts). */
+    private void fillSerial(boolean blocksWanted) {
+        int nb = pr.bodies;
         System.arraycopy(bodyPairStart, 0, cursor, 0, nb);
         for (int c = 0; c < pr.constraints; c++) {
             if (!exact[c]) {
@@ -178,8 +225,7 @@ final class RigidSubsystems implements Subsystems {
                 }
             }
         }
-        int articulatedRows = articulated.prepareExact(pairs, exact);
-        if (exactRows > 0 || articulatedRows > 0) {
+        if (blocksWanted) {
             System.arraycopy(bodyBlockStart, 0, cursor, 0, nb);
             for (int c = 0; c < pr.constraints; c++) {
                 if (exact[c]) {
@@ -189,16 +235,90 @@ final class RigidSubsystems implements Subsystems {
                 }
             }
         }
-        if (exactRows > 0) {
-            if (!sameStructure(ns)) {
-                orderExactRows(ns, nb);
-            }
-        } else {
-            signatureLength = 0;
+    }
+
+    /** {@link #countSerial} on every thread of the loop: the counts by atomic adds (exact in any order). */
+    private int countShared(ParallelLoop loop) {
+        int chunks = loop.chunks(pr.constraints);
+        chunkSplit = ConstraintProblem.grow(chunkSplit, chunks);
+        loop.run(pr.constraints, countRange);
+        int split = 0;
+        for (int k = 0; k < chunks; k++) {
+            split += chunkSplit[k];
         }
-        t = ConstraintProblem.grow(t, 12 * pr.totalRows);
-        mu = ConstraintProblem.grow(mu, exactRows);
         return split;
+    }
+
+    private void countChunk(int lo, int hi, int chunk) {
+        int split = 0;
+        for (int c = lo; c < hi; c++) {
+            for (int k = 0; k < pairs.count[c]; k++) {
+                int b = pairs.body[2 * c + k];
+                if (exact[c]) {
+                    INT.getAndAdd(bodyBlockStart, b + 1, 1);
+                } else {
+                    INT.getAndAdd(bodyPairStart, b + 1, 1);
+                    split++;
+                }
+            }
+            if (exact[c] && !articulated(pairs.sub[2 * c])) {
+                INT.getAndAdd(exStart, pairs.sub[2 * c] + 1, pr.rows[c]);
+            }
+        }
+        chunkSplit[chunk] = split;
+    }
+
+    /**
+     * {@link #fillSerial} on every thread: each entry takes its place by an atomic add on its
+     * body's cursor, so a body's list comes out in any order, and is then sorted (its entries
+     * increase with the constraint, so sorted is constraint order: the serial lists, bitwise).
+     */
+    private void fillShared(ParallelLoop loop, boolean blocksWanted) {
+        int nb = pr.bodies;
+        fillBlocks = blocksWanted;
+        System.arraycopy(bodyPairStart, 0, cursor, 0, nb);
+        if (blocksWanted) {
+            blockCursor = ConstraintProblem.grow(blockCursor, nb);
+            System.arraycopy(bodyBlockStart, 0, blockCursor, 0, nb);
+        }
+        loop.run(pr.constraints, fillRange);
+        loop.run(nb, sortRange);
+    }
+
+    private void fillChunk(int lo, int hi, int chunk) {
+        for (int c = lo; c < hi; c++) {
+            if (!exact[c]) {
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    bodyPairs[(int) INT.getAndAdd(cursor, pairs.body[2 * c + k], 1)] = 2 * c + k;
+                }
+            } else if (fillBlocks) {
+                for (int k = 0; k < pairs.count[c]; k++) {
+                    bodyBlocks[(int) INT.getAndAdd(blockCursor, pairs.body[2 * c + k], 1)] = c;
+                }
+            }
+        }
+    }
+
+    private void sortChunk(int lo, int hi, int chunk) {
+        for (int b = lo; b < hi; b++) {
+            insertionSort(bodyPairs, bodyPairStart[b], bodyPairStart[b + 1]);
+            if (fillBlocks) {
+                insertionSort(bodyBlocks, bodyBlockStart[b], bodyBlockStart[b + 1]);
+            }
+        }
+    }
+
+    /** Sorts a[from, to) ascending (a body's list: a few entries, nearly any order). */
+    private static void insertionSort(int[] a, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            int v = a[i];
+            int j = i - 1;
+            while (j >= from && a[j] > v) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = v;
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.tandem.physics.internal.solver;
 
+import io.tandem.physics.internal.parallel.ParallelLoop;
+
 /**
  * The subsystems S_i of a step's problem, as Subsystem-ADMM sees them (shared/specs/physics.md
  * 1.3 (c), (d)): each owns its coordinates, its matrix A_i, the factorization of
@@ -14,16 +16,16 @@ package io.tandem.physics.internal.solver;
  */
 interface Subsystems {
     /**
-     * Reads the problem's structure (serial): which pairs each subsystem owns and the layout of its
-     * internal equality rows.
+     * Reads the problem's structure: which pairs each subsystem owns and the layout of its
+     * internal equality rows; the same result, bitwise, for any thread count of {@code loop}.
      *
      * @param pr     the problem
      * @param pairs  its (constraint, side) pairs
      * @param exact  per block: solved inside its subsystem (an internal equality)
-     * @param chunks parallel chunks the later calls will use (scratch per chunk)
+     * @param loop   the loop the later calls will use (its chunks get scratch)
      * @return the number of split pairs (0: one v-step solves the problem)
      */
-    int prepare(ConstraintProblem pr, Pairs pairs, boolean[] exact, int chunks);
+    int prepare(ConstraintProblem pr, Pairs pairs, boolean[] exact, ParallelLoop loop);
 
     /**
      * Chooses the penalties of subsystem {@code s}'s split pairs (kappa times the pair's effective
