@@ -44,6 +44,8 @@ final class Islands {
     /** roots per chunk of bodies, then the number of roots before the chunk */
     private int[] chunkRoots = new int[0];
     private ConstraintProblem current;
+    /** whether this build runs on several threads (the unions then link by compare-and-set) */
+    private boolean shared;
     // loop bodies as fields: a bound method reference would allocate on every call
     private final ParallelLoop.RangeBody initRange = this::init;
     private final ParallelLoop.RangeBody blockUnionRange = this::blockUnions;
@@ -65,23 +67,20 @@ final class Islands {
      * @param loop the loop, or null for serial
      */
     void build(ConstraintProblem pr, ParallelLoop loop) {
-        if (loop == null || loop.threads() == 1 || pr.bodies <= ParallelLoop.CHUNK) {
-            buildSerial(pr);
-            return;
-        }
         int n = pr.bodies;
         parent = ConstraintProblem.grow(parent, n);
         label = ConstraintProblem.grow(label, n);
         ofBody = ConstraintProblem.grow(ofBody, n);
         ofBlock = ConstraintProblem.grow(ofBlock, pr.constraints);
-        int chunks = loop.chunks(n);
+        shared = loop != null && loop.threads() > 1 && n > ParallelLoop.CHUNK;
+        int chunks = shared ? loop.chunks(n) : 1;
         chunkRoots = ConstraintProblem.grow(chunkRoots, chunks);
         current = pr;
-        loop.run(n, initRange);
-        loop.run(pr.constraints, blockUnionRange);
-        loop.run(pr.subsystems, subsystemUnionRange);
+        phase(loop, n, initRange);
+        phase(loop, pr.constraints, blockUnionRange);
+        phase(loop, pr.subsystems, subsystemUnionRange);
         // ofBody holds each body's root, chunkRoots the roots per chunk
-        loop.run(n, rootRange);
+        phase(loop, n, rootRange);
         int before = 0;
         for (int k = 0; k < chunks; k++) {
             int r = chunkRoots[k];
@@ -89,10 +88,19 @@ final class Islands {
             before += r;
         }
         count = before;
-        loop.run(n, labelRange);
-        loop.run(n, bodyIslandRange);
-        loop.run(pr.constraints, blockIslandRange);
+        phase(loop, n, labelRange);
+        phase(loop, n, bodyIslandRange);
+        phase(loop, pr.constraints, blockIslandRange);
         current = null;
+    }
+
+    /** Runs one stage over [0, items): on the loop's threads, or serially as one chunk. */
+    private void phase(ParallelLoop loop, int items, ParallelLoop.RangeBody stage) {
+        if (shared) {
+            loop.run(items, stage);
+        } else if (items > 0) {
+            stage.run(0, items, 0);
+        }
     }
 
     private void init(int lo, int hi, int chunk) {
@@ -105,7 +113,7 @@ final class Islands {
         ConstraintProblem pr = current;
         for (int c = lo; c < hi; c++) {
             if (pr.bodyA[c] >= 0 && pr.bodyB[c] >= 0) {
-                unionShared(pr.bodyA[c], pr.bodyB[c]);
+                union(pr.bodyA[c], pr.bodyB[c]);
             }
         }
     }
@@ -115,7 +123,7 @@ final class Islands {
         for (int s = lo; s < hi; s++) {
             int q0 = pr.subsystemBodyStart[s];
             for (int q = q0 + 1; q < pr.subsystemBodyStart[s + 1]; q++) {
-                unionShared(pr.subsystemBodies[q0], pr.subsystemBodies[q]);
+                union(pr.subsystemBodies[q0], pr.subsystemBodies[q]);
             }
         }
     }
@@ -193,41 +201,6 @@ final class Islands {
         }
     }
 
-    private void buildSerial(ConstraintProblem pr) {
-        int n = pr.bodies;
-        parent = ConstraintProblem.grow(parent, n);
-        label = ConstraintProblem.grow(label, n);
-        ofBody = ConstraintProblem.grow(ofBody, n);
-        ofBlock = ConstraintProblem.grow(ofBlock, pr.constraints);
-        for (int b = 0; b < n; b++) {
-            parent[b] = b;
-            label[b] = -1;
-        }
-        for (int c = 0; c < pr.constraints; c++) {
-            if (pr.bodyA[c] >= 0 && pr.bodyB[c] >= 0) {
-                union(pr.bodyA[c], pr.bodyB[c]);
-            }
-        }
-        for (int s = 0; s < pr.subsystems; s++) {
-            int q0 = pr.subsystemBodyStart[s];
-            for (int q = q0 + 1; q < pr.subsystemBodyStart[s + 1]; q++) {
-                union(pr.subsystemBodies[q0], pr.subsystemBodies[q]);
-            }
-        }
-        count = 0;
-        for (int b = 0; b < n; b++) {
-            int r = find(b);
-            if (label[r] < 0) {
-                label[r] = count++;
-            }
-            ofBody[b] = label[r];
-        }
-        for (int c = 0; c < pr.constraints; c++) {
-            int b = pr.bodyA[c] >= 0 ? pr.bodyA[c] : pr.bodyB[c];
-            ofBlock[c] = b >= 0 ? ofBody[b] : -1;
-        }
-    }
-
     private int find(int b) {
         while (parent[b] != b) {
             parent[b] = parent[parent[b]];
@@ -237,6 +210,14 @@ final class Islands {
     }
 
     private void union(int a, int b) {
+        if (shared) {
+            unionShared(a, b);
+        } else {
+            unionSerial(a, b);
+        }
+    }
+
+    private void unionSerial(int a, int b) {
         int ra = find(a);
         int rb = find(b);
         if (ra != rb) {

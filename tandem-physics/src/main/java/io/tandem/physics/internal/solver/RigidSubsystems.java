@@ -54,13 +54,15 @@ final class RigidSubsystems implements Subsystems {
     private int[] bodyPairs = new int[0];
     private int[] cursor = new int[0];
     private int[] blockCursor = new int[0];
-    /** split pairs counted per chunk of constraints (countShared) */
+    /** split pairs counted per chunk of constraints (count) */
     private int[] chunkSplit = new int[0];
     private boolean fillBlocks;
+    /** whether this prepare runs on several threads (counts and places by atomic adds) */
+    private boolean shared;
     private static final VarHandle INT = MethodHandles.arrayElementVarHandle(int[].class);
     // loop bodies as fields: a bound method reference would allocate on every call
-    private final ParallelLoop.RangeBody countRange = this::countChunk;
-    private final ParallelLoop.RangeBody fillRange = this::fillChunk;
+    private final ParallelLoop.RangeBody countRange = this::count;
+    private final ParallelLoop.RangeBody fillRange = this::fill;
     private final ParallelLoop.RangeBody sortRange = this::sortChunk;
     /** A_b^-1, H_b, H_b^-1 per body (36 each) */
     private double[] aInv = new double[0];
@@ -158,11 +160,19 @@ final class RigidSubsystems implements Subsystems {
         Arrays.fill(bodyBlockStart, 0, nb + 1, 0);
         exStart = ConstraintProblem.grow(exStart, ns + 1);
         Arrays.fill(exStart, 0, ns + 1, 0);
-        int split;
-        if (loop.threads() == 1 || pr.constraints <= ParallelLoop.CHUNK) {
-            split = countSerial();
+        // counted by atomic adds on several threads (exact in any order), then each list filled by
+        // atomic places on its body's cursor and sorted, which is constraint order (see fill)
+        shared = loop.threads() > 1 && pr.constraints > ParallelLoop.CHUNK;
+        int countChunks = shared ? loop.chunks(pr.constraints) : 1;
+        chunkSplit = ConstraintProblem.grow(chunkSplit, countChunks);
+        if (shared) {
+            loop.run(pr.constraints, countRange);
         } else {
-            split = countShared(loop);
+            count(0, pr.constraints, 0);
+        }
+        int split = 0;
+        for (int k = 0; k < countChunks; k++) {
+            split += chunkSplit[k];
         }
         for (int b = 0; b < nb; b++) {
             bodyPairStart[b + 1] += bodyPairStart[b];
@@ -175,11 +185,17 @@ final class RigidSubsystems implements Subsystems {
         bodyPairs = ConstraintProblem.grow(bodyPairs, bodyPairStart[nb]);
         bodyBlocks = ConstraintProblem.grow(bodyBlocks, bodyBlockStart[nb]);
         int articulatedRows = articulated.prepareExact(pairs, exact);
-        boolean blocksWanted = exactRows > 0 || articulatedRows > 0;
-        if (loop.threads() == 1 || pr.constraints <= ParallelLoop.CHUNK) {
-            fillSerial(blocksWanted);
+        fillBlocks = exactRows > 0 || articulatedRows > 0;
+        System.arraycopy(bodyPairStart, 0, cursor, 0, nb);
+        if (fillBlocks) {
+            blockCursor = ConstraintProblem.grow(blockCursor, nb);
+            System.arraycopy(bodyBlockStart, 0, blockCursor, 0, nb);
+        }
+        if (shared) {
+            loop.run(pr.constraints, fillRange);
+            loop.run(nb, sortRange);
         } else {
-            fillShared(loop, blocksWanted);
+            fill(0, pr.constraints, 0);
         }
         if (exactRows > 0) {
             if (!sameStructure(ns)) {
@@ -193,110 +209,59 @@ final class RigidSubsystems implements Subsystems {
         return split;
     }
 
-    /** Counts each body's split pairs and exact blocks and each subsystem's exact rows; returns the split pairs. */
-    private int countSerial() {
-        int split = 0;
-        for (int c = 0; c < pr.constraints; c++) {
-            for (int k = 0; k < pairs.count[c]; k++) {
-                int b = pairs.body[2 * c + k];
-                if (exact[c]) {
-                    bodyBlockStart[b + 1]++;
-                } else {
-                    bodyPairStart[b + 1]++;
-                    split++;
-                }
-            }
-            if (exact[c] && !articulated(pairs.sub[2 * c])) {
-                // (an articulated subsystem's internal rows are ArticulatedSolve's)
-                exStart[pairs.sub[2 * c] + 1] += pr.rows[c];
-            }
-        }
-        return split;
-    }
-
-    /** Fills the per-body lists in constraint order (the counts already summed into starts). */
-    private void fillSerial(boolean blocksWanted) {
-        int nb = pr.bodies;
-        System.arraycopy(bodyPairStart, 0, cursor, 0, nb);
-        for (int c = 0; c < pr.constraints; c++) {
-            if (!exact[c]) {
-                for (int k = 0; k < pairs.count[c]; k++) {
-                    bodyPairs[cursor[pairs.body[2 * c + k]]++] = 2 * c + k;
-                }
-            }
-        }
-        if (blocksWanted) {
-            System.arraycopy(bodyBlockStart, 0, cursor, 0, nb);
-            for (int c = 0; c < pr.constraints; c++) {
-                if (exact[c]) {
-                    for (int k = 0; k < pairs.count[c]; k++) {
-                        bodyBlocks[cursor[pairs.body[2 * c + k]]++] = c;
-                    }
-                }
-            }
-        }
-    }
-
-    /** {@link #countSerial} on every thread of the loop: the counts by atomic adds (exact in any order). */
-    private int countShared(ParallelLoop loop) {
-        int chunks = loop.chunks(pr.constraints);
-        chunkSplit = ConstraintProblem.grow(chunkSplit, chunks);
-        loop.run(pr.constraints, countRange);
-        int split = 0;
-        for (int k = 0; k < chunks; k++) {
-            split += chunkSplit[k];
-        }
-        return split;
-    }
-
-    private void countChunk(int lo, int hi, int chunk) {
+    /**
+     * Counts each body's split pairs and exact blocks (into the start of the next body) and each
+     * subsystem's exact rows, for blocks [lo, hi); the split pairs into chunkSplit[chunk].
+     */
+    private void count(int lo, int hi, int chunk) {
+        boolean atomic = shared;
         int split = 0;
         for (int c = lo; c < hi; c++) {
             for (int k = 0; k < pairs.count[c]; k++) {
                 int b = pairs.body[2 * c + k];
                 if (exact[c]) {
-                    INT.getAndAdd(bodyBlockStart, b + 1, 1);
+                    add(atomic, bodyBlockStart, b + 1, 1);
                 } else {
-                    INT.getAndAdd(bodyPairStart, b + 1, 1);
+                    add(atomic, bodyPairStart, b + 1, 1);
                     split++;
                 }
             }
             if (exact[c] && !articulated(pairs.sub[2 * c])) {
-                INT.getAndAdd(exStart, pairs.sub[2 * c] + 1, pr.rows[c]);
+                // (an articulated subsystem's internal rows are ArticulatedSolve's)
+                add(atomic, exStart, pairs.sub[2 * c] + 1, pr.rows[c]);
             }
         }
         chunkSplit[chunk] = split;
     }
 
     /**
-     * {@link #fillSerial} on every thread: each entry takes its place by an atomic add on its
-     * body's cursor, so a body's list comes out in any order, and is then sorted (its entries
-     * increase with the constraint, so sorted is constraint order: the serial lists, bitwise).
+     * Puts blocks [lo, hi) into their bodies' lists at the cursors. Serially that is constraint
+     * order; on several threads a body's list comes out in any order and sortRange sorts it (its
+     * entries increase with the constraint, so sorted is constraint order: the serial lists).
      */
-    private void fillShared(ParallelLoop loop, boolean blocksWanted) {
-        int nb = pr.bodies;
-        fillBlocks = blocksWanted;
-        System.arraycopy(bodyPairStart, 0, cursor, 0, nb);
-        if (blocksWanted) {
-            blockCursor = ConstraintProblem.grow(blockCursor, nb);
-            System.arraycopy(bodyBlockStart, 0, blockCursor, 0, nb);
-        }
-        loop.run(pr.constraints, fillRange);
-        loop.run(nb, sortRange);
-    }
-
-    private void fillChunk(int lo, int hi, int chunk) {
+    private void fill(int lo, int hi, int chunk) {
+        boolean atomic = shared;
         for (int c = lo; c < hi; c++) {
             if (!exact[c]) {
                 for (int k = 0; k < pairs.count[c]; k++) {
-                    bodyPairs[(int) INT.getAndAdd(cursor, pairs.body[2 * c + k], 1)] = 2 * c + k;
+                    bodyPairs[add(atomic, cursor, pairs.body[2 * c + k], 1)] = 2 * c + k;
                 }
             } else if (fillBlocks) {
                 for (int k = 0; k < pairs.count[c]; k++) {
-                    bodyBlocks[(int) INT.getAndAdd(blockCursor, pairs.body[2 * c + k], 1)] = c;
+                    bodyBlocks[add(atomic, blockCursor, pairs.body[2 * c + k], 1)] = c;
                 }
             }
         }
+    }
+
+    /** a[i] += d, atomically or not; returns the old value. */
+    private static int add(boolean atomic, int[] a, int i, int d) {
+        if (atomic) {
+            return (int) INT.getAndAdd(a, i, d);
+        }
+        int old = a[i];
+        a[i] = old + d;
+        return old;
     }
 
     private void sortChunk(int lo, int hi, int chunk) {

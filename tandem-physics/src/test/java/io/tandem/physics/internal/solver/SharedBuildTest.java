@@ -78,6 +78,33 @@ class SharedBuildTest {
     }
 
     @ParameterizedTest
+    @ValueSource(longs = {11, 12})
+    void islands_manyThreadsMergingOneGiantIsland_matchSerialBuild(long seed) {
+        // random blocks among 3000 bodies, about one per body: components merge all the time, so
+        // concurrent unions race to link the same roots (a lost link would split an island)
+        Random rnd = new Random(seed);
+        int n = 3000;
+        ConstraintProblem pr = new ConstraintProblem();
+        pr.resetBodies(n);
+        pr.layout();
+        for (int k = 0; k < n; k++) {
+            pr.addBlock(ConstraintProblem.CONTACT, 3, rnd.nextInt(n), rnd.nextInt(n), 0.5);
+        }
+        Islands serial = new Islands();
+        serial.build(pr);
+        Islands shared = new Islands();
+        try (ParallelLoop loop = ParallelLoop.withThreads(4)) {
+            for (int repeat = 0; repeat < 200; repeat++) {
+                shared.build(pr, loop);
+                assertThat(shared.count).as("islands, build %d", repeat).isEqualTo(serial.count);
+                for (int b = 0; b < n; b++) {
+                    assertThat(shared.ofBody[b]).as("island of body %d", b).isEqualTo(serial.ofBody[b]);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(longs = {1, 2, 3})
     void splitPairLists_fourThreads_matchSerialPrepare(long seed) {
         ConstraintProblem pr = mixed(seed);
