@@ -381,6 +381,18 @@ final class Problems {
         throw new AssertionError("no active set solves the LCP");
     }
 
+    /** Asserts that two solves of one problem left bitwise the same velocities and impulses. */
+    static void assertBitwiseSameSolution(ConstraintProblem expected, ConstraintProblem actual) {
+        for (int i = 0; i < totalDim(expected); i++) {
+            org.assertj.core.api.Assertions.assertThat(Double.doubleToRawLongBits(actual.v[i])).as("v[%d]", i)
+                    .isEqualTo(Double.doubleToRawLongBits(expected.v[i]));
+        }
+        for (int r = 0; r < expected.totalRows; r++) {
+            org.assertj.core.api.Assertions.assertThat(Double.doubleToRawLongBits(actual.p[r])).as("p[%d]", r)
+                    .isEqualTo(Double.doubleToRawLongBits(expected.p[r]));
+        }
+    }
+
     /**
      * The disjoint union of {@code parts}: their bodies (with their subsystems) one after the other,
      * their blocks in order with the body indices shifted, velocities and warm starts copied. Each

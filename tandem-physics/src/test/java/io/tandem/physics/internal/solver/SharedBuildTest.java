@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.physics.internal.parallel.ParallelLoop;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,21 +48,7 @@ class SharedBuildTest {
         for (int k = 0; k < 40; k++) {
             joined.addBlock(ConstraintProblem.CONTACT, 3, rnd.nextInt(joined.bodies), rnd.nextInt(joined.bodies), 0.5);
         }
-        Islands serial = new Islands();
-        serial.build(joined);
-        Islands shared = new Islands();
-        try (ParallelLoop four = ParallelLoop.withThreads(4)) {
-            for (int repeat = 0; repeat < 20; repeat++) {
-                shared.build(joined, four);
-                assertThat(shared.count).isEqualTo(serial.count);
-                for (int b = 0; b < joined.bodies; b++) {
-                    assertThat(shared.ofBody[b]).as("island of body %d", b).isEqualTo(serial.ofBody[b]);
-                }
-                for (int c = 0; c < joined.constraints; c++) {
-                    assertThat(shared.ofBlock[c]).as("island of block %d", c).isEqualTo(serial.ofBlock[c]);
-                }
-            }
-        }
+        Islands serial = assertSharedBuildsMatchSerial(joined, 20);
         // and the serial build is right: bodies joined by a two-sided block share an island,
         // islands are numbered in the order of their first body
         assertThat(serial.count).isGreaterThan(1).isLessThan(joined.bodies);
@@ -90,18 +77,25 @@ class SharedBuildTest {
         for (int k = 0; k < n; k++) {
             pr.addBlock(ConstraintProblem.CONTACT, 3, rnd.nextInt(n), rnd.nextInt(n), 0.5);
         }
+        assertSharedBuildsMatchSerial(pr, 200);
+    }
+
+    /** Builds the islands serially, then {@code builds} times on 4 threads: each the same; returns the serial build. */
+    private static Islands assertSharedBuildsMatchSerial(ConstraintProblem pr, int builds) {
         Islands serial = new Islands();
         serial.build(pr);
         Islands shared = new Islands();
-        try (ParallelLoop loop = ParallelLoop.withThreads(4)) {
-            for (int repeat = 0; repeat < 200; repeat++) {
-                shared.build(pr, loop);
+        try (ParallelLoop four = ParallelLoop.withThreads(4)) {
+            for (int repeat = 0; repeat < builds; repeat++) {
+                shared.build(pr, four);
                 assertThat(shared.count).as("islands, build %d", repeat).isEqualTo(serial.count);
-                for (int b = 0; b < n; b++) {
-                    assertThat(shared.ofBody[b]).as("island of body %d", b).isEqualTo(serial.ofBody[b]);
-                }
+                assertThat(Arrays.copyOf(shared.ofBody, pr.bodies)).as("islands of the bodies, build %d", repeat)
+                        .isEqualTo(Arrays.copyOf(serial.ofBody, pr.bodies));
+                assertThat(Arrays.copyOf(shared.ofBlock, pr.constraints)).as("islands of the blocks, build %d", repeat)
+                        .isEqualTo(Arrays.copyOf(serial.ofBlock, pr.constraints));
             }
         }
+        return serial;
     }
 
     @ParameterizedTest
@@ -161,11 +155,6 @@ class SharedBuildTest {
             threaded.solve(b);
         }
         assertThat(threaded.lastIterations()).isEqualTo(serial.lastIterations()).isGreaterThan(SubAdmm.ADAPT_EVERY);
-        for (int i = 0; i < Problems.totalDim(a); i++) {
-            assertThat(Double.doubleToRawLongBits(b.v[i])).as("v[%d]", i).isEqualTo(Double.doubleToRawLongBits(a.v[i]));
-        }
-        for (int r = 0; r < a.totalRows; r++) {
-            assertThat(Double.doubleToRawLongBits(b.p[r])).as("p[%d]", r).isEqualTo(Double.doubleToRawLongBits(a.p[r]));
-        }
+        Problems.assertBitwiseSameSolution(a, b);
     }
 }

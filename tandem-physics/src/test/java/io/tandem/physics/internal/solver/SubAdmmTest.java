@@ -34,12 +34,7 @@ class SubAdmmTest extends SolverContract {
         try (ParallelLoop two = ParallelLoop.withThreads(2)) {
             new SubAdmm(60, 4, 0, two).solve(b);
         }
-        for (int i = 0; i < Problems.totalDim(a); i++) {
-            assertThat(Double.doubleToRawLongBits(b.v[i])).as("v[%d]", i).isEqualTo(Double.doubleToRawLongBits(a.v[i]));
-        }
-        for (int r = 0; r < a.totalRows; r++) {
-            assertThat(Double.doubleToRawLongBits(b.p[r])).isEqualTo(Double.doubleToRawLongBits(a.p[r]));
-        }
+        Problems.assertBitwiseSameSolution(a, b);
     }
 
     @Test
@@ -314,12 +309,7 @@ class SubAdmmTest extends SolverContract {
         }
         assertThat(serial.lastIterations()).isGreaterThan(3 * SubAdmm.ADAPT_EVERY).isLessThan(400);
         assertThat(threaded.lastIterations()).isEqualTo(serial.lastIterations());
-        for (int i = 0; i < Problems.totalDim(a); i++) {
-            assertThat(Double.doubleToRawLongBits(b.v[i])).as("v[%d]", i).isEqualTo(Double.doubleToRawLongBits(a.v[i]));
-        }
-        for (int r = 0; r < a.totalRows; r++) {
-            assertThat(Double.doubleToRawLongBits(b.p[r])).as("p[%d]", r).isEqualTo(Double.doubleToRawLongBits(a.p[r]));
-        }
+        Problems.assertBitwiseSameSolution(a, b);
     }
 
     /** A 3-row ball-joint-like block between a and b (b = -1: the world) at random anchors. */
